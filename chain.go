@@ -1,0 +1,231 @@
+package hooks
+
+import (
+	"fmt"
+	"log/slog"
+)
+
+// Option configures a Chain (see NewChain).
+type Option interface{ apply(*options) }
+
+type options struct {
+	diagnostics func(Diagnostic)
+	listOrder   bool
+}
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+// WithDiagnostics sends the chain's diagnostics to fn instead of slog. fn
+// is called from the goroutine of the failing hook's call, so it must be
+// safe for concurrent use.
+func WithDiagnostics(fn func(Diagnostic)) Option {
+	return optionFunc(func(o *options) { o.diagnostics = fn })
+}
+
+// InListOrder runs the after-points (AfterModelResponse, AfterToolExecute,
+// AfterRun) in list order too, instead of the default reverse order.
+func InListOrder() Option {
+	return optionFunc(func(o *options) { o.listOrder = true })
+}
+
+// entry is one hook at one point: its handler, its place in the list, and
+// its error policy.
+type entry[H any] struct {
+	h      H
+	index  int
+	policy Policy
+}
+
+// Chain is an ordered list of hooks, sorted by point once, when it is
+// built. A Chain is immutable and safe for any number of concurrent runs;
+// the zero Chain (and a nil *Chain) has no hooks.
+type Chain struct {
+	hooks []Hook
+	names []string
+	opts  options
+
+	beforeRun   []entry[BeforeRunHook]
+	afterRun    []entry[AfterRunHook] // in execution order
+	beforeModel []entry[BeforeModelRequestHook]
+	afterModel  []entry[AfterModelResponseHook] // in execution order
+	beforeTool  []entry[BeforeToolExecuteHook]
+	afterTool   []entry[AfterToolExecuteHook] // in execution order
+	trust       []entry[BeforeTrustDecisionHook]
+}
+
+// NewChain builds a chain from hooks, in list order. It fails, naming the
+// hook, for a nil hook, an empty or duplicate name, and a hook whose type
+// handles no point (almost always a typo in a method name) unless it is a
+// Funcs or a PointHandler.
+func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
+	c := &Chain{hooks: append([]Hook(nil), hooks...), names: make([]string, len(hooks))}
+	for _, o := range opts {
+		o.apply(&c.opts)
+	}
+	seen := make(map[string]int, len(hooks))
+	for i, h := range hooks {
+		if h == nil {
+			return nil, fmt.Errorf("hooks: hook #%d is nil", i)
+		}
+		name := h.Name()
+		if name == "" {
+			return nil, fmt.Errorf("hooks: hook #%d (%T) has an empty name", i, h)
+		}
+		if j, dup := seen[name]; dup {
+			return nil, fmt.Errorf("hooks: duplicate hook name %q (#%d and #%d)", name, j, i)
+		}
+		seen[name] = i
+		c.names[i] = name
+		if !c.add(i, h) && !declaresPoints(h) {
+			return nil, fmt.Errorf("hooks: hook %q (%T) implements no point method "+
+				"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
+				"AfterToolExecute, BeforeTrustDecision): check the method names", name, h)
+		}
+	}
+	if !c.opts.listOrder {
+		reverse(c.afterRun)
+		reverse(c.afterModel)
+		reverse(c.afterTool)
+	}
+	return c, nil
+}
+
+// declaresPoints reports whether h says itself which points it handles, so
+// that handling none is not a mistake.
+func declaresPoints(h Hook) bool {
+	h, _ = policyOf(h)
+	switch h.(type) {
+	case Funcs, *Funcs, PointHandler:
+		return true
+	}
+	return false
+}
+
+// add files h under every point it handles and reports whether there was one.
+func (c *Chain) add(i int, h Hook) bool {
+	inner, policy := policyOf(h)
+	if f, ok := funcsOf(inner); ok {
+		inner = funcsHook{f}
+	}
+	n := len(c.beforeRun) + len(c.afterRun) + len(c.beforeModel) + len(c.afterModel) +
+		len(c.beforeTool) + len(c.afterTool) + len(c.trust)
+	if x, ok := inner.(BeforeRunHook); ok && handles(h, BeforeRun) {
+		c.beforeRun = append(c.beforeRun, entry[BeforeRunHook]{x, i, policy})
+	}
+	if x, ok := inner.(AfterRunHook); ok && handles(h, AfterRun) {
+		c.afterRun = append(c.afterRun, entry[AfterRunHook]{x, i, policy})
+	}
+	if x, ok := inner.(BeforeModelRequestHook); ok && handles(h, BeforeModelRequest) {
+		c.beforeModel = append(c.beforeModel, entry[BeforeModelRequestHook]{x, i, policy})
+	}
+	if x, ok := inner.(AfterModelResponseHook); ok && handles(h, AfterModelResponse) {
+		c.afterModel = append(c.afterModel, entry[AfterModelResponseHook]{x, i, policy})
+	}
+	if x, ok := inner.(BeforeToolExecuteHook); ok && handles(h, BeforeToolExecute) {
+		c.beforeTool = append(c.beforeTool, entry[BeforeToolExecuteHook]{x, i, policy})
+	}
+	if x, ok := inner.(AfterToolExecuteHook); ok && handles(h, AfterToolExecute) {
+		c.afterTool = append(c.afterTool, entry[AfterToolExecuteHook]{x, i, policy})
+	}
+	if x, ok := inner.(BeforeTrustDecisionHook); ok && handles(h, BeforeTrustDecision) {
+		c.trust = append(c.trust, entry[BeforeTrustDecisionHook]{x, i, policy})
+	}
+	return len(c.beforeRun)+len(c.afterRun)+len(c.beforeModel)+len(c.afterModel)+
+		len(c.beforeTool)+len(c.afterTool)+len(c.trust) > n
+}
+
+// handles reports whether h handles p: it implements p's method and, if it
+// is a PointHandler, says so.
+func handles(h Hook, p Point) bool {
+	h, _ = policyOf(h)
+	if f, ok := funcsOf(h); ok {
+		return f.Handles(p)
+	}
+	if ph, ok := h.(PointHandler); ok && !ph.Handles(p) {
+		return false
+	}
+	var ok bool
+	switch p {
+	case BeforeRun:
+		_, ok = h.(BeforeRunHook)
+	case AfterRun:
+		_, ok = h.(AfterRunHook)
+	case BeforeModelRequest:
+		_, ok = h.(BeforeModelRequestHook)
+	case AfterModelResponse:
+		_, ok = h.(AfterModelResponseHook)
+	case BeforeToolExecute:
+		_, ok = h.(BeforeToolExecuteHook)
+	case AfterToolExecute:
+		_, ok = h.(AfterToolExecuteHook)
+	case BeforeTrustDecision:
+		_, ok = h.(BeforeTrustDecisionHook)
+	}
+	return ok
+}
+
+func reverse[E any](s []E) {
+	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
+		s[i], s[j] = s[j], s[i]
+	}
+}
+
+// Hooks returns the chain's hooks in list order, as given to NewChain.
+func (c *Chain) Hooks() []Hook {
+	if c == nil {
+		return nil
+	}
+	return append([]Hook(nil), c.hooks...)
+}
+
+// diagnose reports d to the chain's diagnostics function, or to slog.
+func (c *Chain) diagnose(d Diagnostic) {
+	if c.opts.diagnostics != nil {
+		c.opts.diagnostics(d)
+		return
+	}
+	attrs := []any{"hook", d.Hook, "err", d.Err}
+	if d.Point != "" {
+		attrs = append(attrs, "point", string(d.Point))
+	}
+	if pe, ok := d.Err.(*PanicError); ok {
+		attrs = append(attrs, "stack", string(pe.Stack))
+	}
+	slog.Warn("hook diagnostic", attrs...)
+}
+
+// funcsOf returns h as Funcs when it is one.
+func funcsOf(h Hook) (Funcs, bool) {
+	switch f := h.(type) {
+	case Funcs:
+		return f, true
+	case *Funcs:
+		if f != nil {
+			return *f, true
+		}
+	}
+	return Funcs{}, false
+}
+
+// funcsHook gives Funcs the point methods; only the set fields are used.
+type funcsHook struct{ f Funcs }
+
+func (h funcsHook) Name() string { return h.f.HookName }
+func (h funcsHook) BeforeRun(c *Context, s RunStart) (*RunPatch, error) {
+	return h.f.BeforeRun(c, s)
+}
+func (h funcsHook) AfterRun(c *Context, e RunEnd) error { return h.f.AfterRun(c, e) }
+func (h funcsHook) BeforeModelRequest(c *Context, r ModelRequest) (*ModelRequestPatch, error) {
+	return h.f.BeforeModelRequest(c, r)
+}
+func (h funcsHook) AfterModelResponse(c *Context, r ModelResponse) (*ModelResponsePatch, error) {
+	return h.f.AfterModelResponse(c, r)
+}
+func (h funcsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
+	return h.f.BeforeToolExecute(c, call)
+}
+func (h funcsHook) AfterToolExecute(c *Context, call ToolCall, r ToolResult) (*ToolResultPatch, error) {
+	return h.f.AfterToolExecute(c, call, r)
+}

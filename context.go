@@ -1,0 +1,254 @@
+package hooks
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"path/filepath"
+	"runtime"
+	"strings"
+	"time"
+)
+
+// Session identifies the conversation a run belongs to.
+type Session struct{ ID string }
+
+// Prompt is a question a hook asks a person (Context.Confirm).
+type Prompt struct{ Title, Body string }
+
+// Notice is a message a hook shows a person (Context.Notify).
+type Notice struct{ Title, Body string }
+
+// Files is the file capability hooks get. Relative names resolve against
+// the run's Workdir. Hooks are trusted code: absolute names are allowed.
+// A Files must be safe for concurrent use.
+type Files interface {
+	Read(name string) ([]byte, error)
+	Write(name string, data []byte) error  // creates or truncates; creates missing parent folders
+	Append(name string, data []byte) error // creates when missing
+	Exists(name string) (bool, error)
+}
+
+// DirFiles is the Files of the operating system, with relative names
+// resolved against the folder it names ("" is the process's working folder).
+type DirFiles string
+
+func (d DirFiles) path(name string) string {
+	if filepath.IsAbs(name) || d == "" {
+		return name
+	}
+	return filepath.Join(string(d), name)
+}
+
+// Read returns the file's contents.
+func (d DirFiles) Read(name string) ([]byte, error) { return os.ReadFile(d.path(name)) }
+
+// Write replaces the file's contents, creating it and its folder as needed.
+func (d DirFiles) Write(name string, data []byte) error {
+	p := d.path(name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(p, data, 0o644)
+}
+
+// Append adds data at the end of the file, creating it and its folder as needed.
+func (d DirFiles) Append(name string, data []byte) error {
+	p := d.path(name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		return err
+	}
+	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
+	if err != nil {
+		return err
+	}
+	_, err = f.Write(data)
+	return errors.Join(err, f.Close())
+}
+
+// Exists reports whether the file exists.
+func (d DirFiles) Exists(name string) (bool, error) {
+	_, err := os.Stat(d.path(name))
+	if errors.Is(err, os.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// System describes the machine a hook runs on. Host.System's zero fields are
+// filled from the running process.
+type System struct {
+	OS       string           // runtime.GOOS
+	Arch     string           // runtime.GOARCH
+	Hostname string           // os.Hostname
+	Clock    func() time.Time // nil: time.Now
+}
+
+// Now returns the current time from Clock.
+func (s System) Now() time.Time {
+	if s.Clock == nil {
+		return time.Now()
+	}
+	return s.Clock()
+}
+
+// Host is what the embedding program gives a run: where it works, who it
+// talks to, and how hooks reach a person. Its zero value works: the process
+// environment, the OS file system relative to Workdir, an HTTP client with
+// timeouts, logs and notices to slog, and a non-interactive Confirm answered
+// by AutoApprove. The functions must be safe for concurrent use: parallel
+// tool calls reach them at once.
+type Host struct {
+	Workdir     string
+	Session     Session
+	Agent       *Agent
+	Config      map[string]any
+	Env         map[string]string                                 // nil: the process environment
+	HTTP        *http.Client                                      // nil: a client with timeouts
+	Files       Files                                             // nil: DirFiles(Workdir)
+	System      System                                            // zero fields: the running machine
+	Confirm     func(ctx context.Context, p Prompt) (bool, error) // nil: non-interactive
+	AutoApprove bool                                              // the answer when non-interactive
+	Notify      func(hook string, n Notice)                       // nil: slog
+	Log         func(hook string, line string)                    // nil: slog
+}
+
+// defaultHTTP is the client of a Host without one: bounded, never hanging a run.
+var defaultHTTP = &http.Client{Timeout: 30 * time.Second}
+
+// resolved fills h's zero fields with their defaults, once per run.
+func (h Host) resolved() Host {
+	if h.Env == nil {
+		h.Env = processEnv()
+	}
+	if h.HTTP == nil {
+		h.HTTP = defaultHTTP
+	}
+	if h.Files == nil {
+		h.Files = DirFiles(h.Workdir)
+	}
+	if h.System.OS == "" {
+		h.System.OS = runtime.GOOS
+	}
+	if h.System.Arch == "" {
+		h.System.Arch = runtime.GOARCH
+	}
+	if h.System.Hostname == "" {
+		h.System.Hostname, _ = os.Hostname()
+	}
+	return h
+}
+
+func processEnv() map[string]string {
+	env := make(map[string]string)
+	for _, kv := range os.Environ() {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// Context is what every hook receives, and what a host may pass to its
+// tools and model (ToolFunc, ModelFunc). It embeds the call's
+// context.Context: a hook that waits should watch Done.
+//
+// A *Context is valid only during the call it was passed to: a hook must
+// not keep it (the chain reuses it). Config and Env are shared by the whole
+// run: read them, never write them. State and Memo values come back as JSON
+// types (map[string]any, []any, float64, string, bool, nil) after Resume.
+type Context struct {
+	context.Context
+	Workdir string
+	Session Session
+	Agent   *Agent
+	Config  map[string]any
+	Env     map[string]string
+	HTTP    *http.Client
+	Files   Files
+	System  System
+
+	run     *Run
+	hook    int      // index of the running hook in the chain's list; -1: none
+	call    ToolCall // in tool points: the call as the model asked for it
+	hasCall bool
+}
+
+// Hook returns the name of the running hook ("" in a tool or model call).
+func (c *Context) Hook() string {
+	if c.hook < 0 {
+		return ""
+	}
+	return c.run.chain.names[c.hook]
+}
+
+// RunID returns the run's id.
+func (c *Context) RunID() string { return c.run.id }
+
+// ModelCalls returns how many requests this run let through to the model
+// (steps without Respond or End) before the current one. In
+// AfterModelResponse the call just answered is counted.
+func (c *Context) ModelCalls() int { return int(c.run.modelCalls.Load()) }
+
+// State returns the running hook's state for this run: what its BeforeRun
+// returned, or what a snapshot restored. Nil outside a hook.
+func (c *Context) State() any {
+	if c.hook < 0 {
+		return nil
+	}
+	return c.run.states[c.hook]
+}
+
+// OriginalCall returns, in tool points, the call as the model asked for it,
+// before any hook rewrote its arguments; ok is false in other points.
+func (c *Context) OriginalCall() (call ToolCall, ok bool) {
+	return c.call, c.hasCall
+}
+
+// Memo runs fn once per run, hook and key, and returns its result ever
+// after, also after Resume (so work that must happen once, like asking for
+// an approval, survives a restart). Concurrent callers of one key wait for
+// the first. An error is not kept: the next call runs fn again. The value
+// must marshal to JSON for Run.Snapshot.
+func (c *Context) Memo(key string, fn func() (any, error)) (any, error) {
+	return c.run.memo.do(c, memoKey{hook: c.Hook(), key: key}, fn)
+}
+
+// Log writes a line to the host's log, while the hook runs. The arguments
+// are formatted as fmt.Sprintln does, without the newline.
+func (c *Context) Log(args ...any) {
+	line := strings.TrimSuffix(fmt.Sprintln(args...), "\n")
+	if c.run.host.Log != nil {
+		c.run.host.Log(c.Hook(), line)
+		return
+	}
+	slog.InfoContext(c, line, "hook", c.Hook(), "run", c.run.id)
+}
+
+// Confirm asks a person and blocks until they answer. Without a
+// Host.Confirm it answers Host.AutoApprove at once. An error from the host,
+// or a cancelled context, answers no.
+func (c *Context) Confirm(p Prompt) bool {
+	h := &c.run.host
+	if h.Confirm == nil {
+		return h.AutoApprove
+	}
+	ok, err := h.Confirm(c, p)
+	if err != nil {
+		c.run.chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
+		return false
+	}
+	return ok
+}
+
+// Notify shows a person a notice, without waiting.
+func (c *Context) Notify(n Notice) {
+	if c.run.host.Notify != nil {
+		c.run.host.Notify(c.Hook(), n)
+		return
+	}
+	slog.InfoContext(c, n.Title, "hook", c.Hook(), "run", c.run.id, "body", n.Body)
+}

@@ -1,0 +1,190 @@
+package hooks
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"sync"
+)
+
+// memoKey names one memoized value: a hook ("" outside hooks) and its key.
+type memoKey struct{ hook, key string }
+
+// memoTable holds a run's Memo results. Concurrent callers of one key wait
+// for the first; an error is shared with those waiting and then forgotten.
+type memoTable struct {
+	mu sync.Mutex
+	m  map[memoKey]*memoEntry
+}
+
+type memoEntry struct {
+	done  chan struct{} // closed when value and err are set
+	value any
+	err   error
+}
+
+func (t *memoTable) do(ctx context.Context, k memoKey, fn func() (any, error)) (any, error) {
+	t.mu.Lock()
+	if e, ok := t.m[k]; ok {
+		t.mu.Unlock()
+		select {
+		case <-e.done:
+			return e.value, e.err
+		case <-ctx.Done():
+			return nil, ctx.Err()
+		}
+	}
+	if t.m == nil {
+		t.m = make(map[memoKey]*memoEntry)
+	}
+	e := &memoEntry{done: make(chan struct{})}
+	t.m[k] = e
+	t.mu.Unlock()
+
+	e.value, e.err = runMemo(fn)
+	t.mu.Lock()
+	if e.err != nil {
+		e.value = nil
+		delete(t.m, k)
+	}
+	t.mu.Unlock()
+	close(e.done)
+	return e.value, e.err
+}
+
+// runMemo runs fn, turning a panic into an error so that waiters never hang.
+func runMemo(fn func() (any, error)) (v any, err error) {
+	defer recoverPanic(&err)
+	return fn()
+}
+
+// snapshot returns the finished entries, by hook then key.
+func (t *memoTable) snapshot() map[string]map[string]any {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	out := make(map[string]map[string]any)
+	for k, e := range t.m {
+		select {
+		case <-e.done:
+		default:
+			continue // still running: not a result yet
+		}
+		if out[k.hook] == nil {
+			out[k.hook] = make(map[string]any)
+		}
+		out[k.hook][k.key] = e.value
+	}
+	return out
+}
+
+func (t *memoTable) restore(m map[string]map[string]any) {
+	t.m = make(map[memoKey]*memoEntry)
+	for hook, keys := range m {
+		for key, v := range keys {
+			e := &memoEntry{done: make(chan struct{}), value: v}
+			close(e.done)
+			t.m[memoKey{hook, key}] = e
+		}
+	}
+}
+
+// snapshotKind and snapshotVersion mark a run snapshot, so that a foreign
+// JSON document or a future format is refused with a clear error.
+const (
+	snapshotKind    = "rienda.hooks/run"
+	snapshotVersion = 1
+)
+
+type snapshotDoc struct {
+	Kind       string                                `json:"kind"`
+	Version    int                                   `json:"version"`
+	RunID      string                                `json:"runId"`
+	Input      string                                `json:"input"`
+	ModelCalls int64                                 `json:"modelCalls"`
+	States     map[string]json.RawMessage            `json:"states,omitempty"`
+	Memo       map[string]map[string]json.RawMessage `json:"memo,omitempty"`
+}
+
+// Snapshot returns the run's durable state as versioned JSON: its id and
+// input, the model-call count, each hook's state (by hook name) and the
+// finished Memo results. Chain.Resume continues from it, in this process
+// or another. A state or memo value that does not marshal to JSON is an
+// error naming the hook.
+func (r *Run) Snapshot() ([]byte, error) {
+	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
+		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}}
+	for i, s := range r.states {
+		if s == nil {
+			continue
+		}
+		raw, err := json.Marshal(s)
+		if err != nil {
+			return nil, fmt.Errorf("hooks: snapshot of run %s: state of hook %q: %w", r.id, r.chain.names[i], err)
+		}
+		doc.States[r.chain.names[i]] = raw
+	}
+	memo := r.memo.snapshot()
+	doc.Memo = make(map[string]map[string]json.RawMessage, len(memo))
+	for h := range memo {
+		doc.Memo[h] = make(map[string]json.RawMessage, len(memo[h]))
+		for key, v := range memo[h] {
+			raw, err := json.Marshal(v)
+			if err != nil {
+				return nil, fmt.Errorf("hooks: snapshot of run %s: memo %q of hook %q: %w", r.id, key, h, err)
+			}
+			doc.Memo[h][key] = raw
+		}
+	}
+	return json.Marshal(doc)
+}
+
+// Resume continues a run from a Snapshot: it restores the run id, input,
+// model-call count, hook states and memo results, then runs the BeforeRun
+// hooks with Resumed true (a nil State keeps the restored one). States of
+// hooks no longer in the chain are dropped. A snapshot that is not JSON,
+// not a run snapshot, or of another version is an error saying so.
+func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, error) {
+	if c == nil {
+		c = emptyChain
+	}
+	var doc snapshotDoc
+	if err := json.Unmarshal(snapshot, &doc); err != nil {
+		return nil, fmt.Errorf("hooks: corrupt run snapshot: %w", err)
+	}
+	if doc.Kind != snapshotKind {
+		return nil, fmt.Errorf("hooks: not a run snapshot (kind %q, want %q)", doc.Kind, snapshotKind)
+	}
+	if doc.Version != snapshotVersion {
+		return nil, fmt.Errorf("hooks: run snapshot version %d is not supported (this library reads version %d)", doc.Version, snapshotVersion)
+	}
+	if doc.RunID == "" {
+		return nil, fmt.Errorf("hooks: corrupt run snapshot: no runId")
+	}
+	r := c.newRun(host, doc.RunID, doc.Input)
+	r.modelCalls.Store(doc.ModelCalls)
+	for i, name := range c.names {
+		raw, ok := doc.States[name]
+		if !ok {
+			continue
+		}
+		if err := json.Unmarshal(raw, &r.states[i]); err != nil {
+			return nil, fmt.Errorf("hooks: corrupt run snapshot: state of hook %q: %w", name, err)
+		}
+	}
+	memo := make(map[string]map[string]any, len(doc.Memo))
+	for h, keys := range doc.Memo {
+		memo[h] = make(map[string]any, len(keys))
+		for key, raw := range keys {
+			var v any
+			if err := json.Unmarshal(raw, &v); err != nil {
+				return nil, fmt.Errorf("hooks: corrupt run snapshot: memo %q of hook %q: %w", key, h, err)
+			}
+			memo[h][key] = v
+		}
+	}
+	r.memo.restore(memo)
+	if err := r.beforeRun(ctx, RunStart{RunID: doc.RunID, Input: doc.Input, Resumed: true}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
