@@ -24,6 +24,9 @@ type Run struct {
 	modelCalls atomic.Int64
 	memo       memoTable
 	ended      atomic.Bool
+
+	template Context // what every Context of the run starts as
+	spare    atomic.Pointer[Context]
 }
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -51,9 +54,18 @@ type ToolStep struct {
 	Refused bool
 	Reason  string
 
-	stop     int      // list index + 1 of the hook that answered; 0: every hook entered
-	original ToolCall // the call as the model asked for it
-	hasOrig  bool
+	stop      int            // list index + 1 of the hook that answered; 0: every hook entered
+	rewritten bool           // a hook replaced the arguments: origArgs are the model's
+	origArgs  map[string]any // the arguments as the model asked for them
+}
+
+// original returns the call as the model asked for it.
+func (s *ToolStep) original() ToolCall {
+	call := s.Call
+	if s.rewritten {
+		call.Arguments = s.origArgs
+	}
+	return call
 }
 
 // ToolFunc runs a tool. c carries the run's capabilities (c.Hook() is "").
@@ -85,7 +97,11 @@ func (c *Chain) Start(ctx context.Context, host Host, start RunStart) (*Run, err
 }
 
 func (c *Chain) newRun(host Host, id, input string) *Run {
-	return &Run{chain: c, id: id, input: input, host: host.resolved(), states: make([]any, len(c.hooks))}
+	r := &Run{chain: c, id: id, input: input, host: host.resolved(), states: make([]any, len(c.hooks))}
+	h := &r.host
+	r.template = Context{Workdir: h.Workdir, Session: h.Session, Agent: h.Agent, Config: h.Config,
+		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, run: r, hook: -1}
+	return r
 }
 
 func newRunID() string {
@@ -101,7 +117,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 		return interrupted(BeforeRun, "", err)
 	}
 	c := r.context(ctx)
-	defer release(c)
+	defer r.release(c)
 	for _, e := range r.chain.beforeRun {
 		c.hook = e.index
 		p, err := callBeforeRun(e.h, c, start)
@@ -165,7 +181,7 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 func (r *Run) afterRun(ctx context.Context, end RunEnd, stop int) {
 	ctx = context.WithoutCancel(ctx)
 	c := r.context(ctx)
-	defer release(c)
+	defer r.release(c)
 	for _, e := range r.chain.afterRun {
 		if stop > 0 && e.index >= stop {
 			continue
@@ -185,19 +201,21 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 		return ModelStep{Request: req}, interrupted(BeforeModelRequest, "", err)
 	}
 	c := r.context(ctx)
-	defer release(c)
+	defer r.release(c)
 	var step ModelStep
-	for _, e := range r.chain.beforeModel {
-		c.hook = e.index
-		p, err := callBeforeModel(e.h, c, req)
+	hs := r.chain.beforeModel
+	for i := 0; ; i++ {
+		at, p, err := nextBeforeModel(hs, c, req, i)
+		if at == len(hs) {
+			break
+		}
+		i = at
+		e := hs[at]
 		if err != nil {
 			if err = r.failure(ctx, BeforeModelRequest, e.index, e.policy, err); err != nil {
 				step.Request = req
 				return step, err
 			}
-			continue
-		}
-		if p == nil {
 			continue
 		}
 		if p.System != nil {
@@ -240,23 +258,22 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
 	}
 	c := r.context(ctx)
-	defer release(c)
+	defer r.release(c)
 	var reply ModelReply
 	continuedBy := -1
-	for _, e := range r.chain.afterModel {
-		if step.stop > 0 && e.index >= step.stop {
-			continue
+	hs := r.chain.afterModel
+	for i := 0; ; i++ {
+		at, p, err := nextAfterModel(hs, c, resp, i, step.stop)
+		if at == len(hs) {
+			break
 		}
-		c.hook = e.index
-		p, err := callAfterModel(e.h, c, resp)
+		i = at
+		e := hs[at]
 		if err != nil {
 			if err = r.failure(ctx, AfterModelResponse, e.index, e.policy, err); err != nil {
 				reply.Response = resp
 				return reply, err
 			}
-			continue
-		}
-		if p == nil {
 			continue
 		}
 		if p.Text != nil {
@@ -287,17 +304,22 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 // error result the model reads, and no after-hook runs. A Result answers
 // the call: the remaining before-hooks and the tool do not run, and the
 // entered hooks' after-hooks still run on it.
-func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (ToolStep, error) {
-	step := ToolStep{Call: call, original: call, hasOrig: true}
+func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolStep, err error) {
+	step.Call = call
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeToolExecute, "", err)
 	}
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
-	defer release(c)
-	for _, e := range r.chain.beforeTool {
-		c.hook = e.index
-		p, err := callBeforeTool(e.h, c, call)
+	defer r.release(c)
+	hs := r.chain.beforeTool
+	for i := 0; ; i++ {
+		at, p, err := nextBeforeTool(hs, c, call, i)
+		if at == len(hs) {
+			break
+		}
+		i = at
+		e := hs[at]
 		if err != nil {
 			var te *ToolError
 			switch {
@@ -316,10 +338,10 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (ToolStep, e
 			step.Call = call
 			return step, nil
 		}
-		if p == nil {
-			continue
-		}
 		if p.Arguments != nil {
+			if !step.rewritten {
+				step.rewritten, step.origArgs = true, step.Call.Arguments
+			}
 			call.Arguments = p.Arguments
 		}
 		if p.Allow != nil && !*p.Allow {
@@ -367,24 +389,20 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 		return res, interrupted(AfterToolExecute, "", err)
 	}
 	c := r.context(ctx)
-	c.call, c.hasCall = step.Call, true
-	if step.hasOrig {
-		c.call = step.original
-	}
-	defer release(c)
-	for _, e := range r.chain.afterTool {
-		if step.stop > 0 && e.index >= step.stop {
-			continue
+	c.call, c.hasCall = step.original(), true
+	defer r.release(c)
+	hs := r.chain.afterTool
+	for i := 0; ; i++ {
+		at, p, err := nextAfterTool(hs, c, step.Call, res, i, step.stop)
+		if at == len(hs) {
+			break
 		}
-		c.hook = e.index
-		p, err := callAfterTool(e.h, c, step.Call, res)
+		i = at
+		e := hs[at]
 		if err != nil {
 			if err = r.failure(ctx, AfterToolExecute, e.index, e.policy, err); err != nil {
 				return res, err
 			}
-			continue
-		}
-		if p == nil {
 			continue
 		}
 		if p.Text != nil {
@@ -418,7 +436,7 @@ func (r *Run) CallModel(ctx context.Context, req ModelRequest, model ModelFunc) 
 	} else {
 		c := r.context(ctx)
 		resp, err = model(c, step.Request)
-		release(c)
+		r.release(c)
 		if err != nil {
 			return ModelReply{Response: resp}, err
 		}
@@ -444,9 +462,9 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 		res = *step.Result
 	} else {
 		c := r.context(ctx)
-		c.call, c.hasCall = step.original, true
+		c.call, c.hasCall = step.original(), true
 		res, err = tool(c, step.Call)
-		release(c)
+		r.release(c)
 		if err != nil {
 			return res, err
 		}
@@ -478,19 +496,19 @@ func interrupted(p Point, hook string, cause error) error {
 	return fmt.Errorf("hooks: %s interrupted in hook %q: %w", p, hook, cause)
 }
 
-// Contexts are pooled: a hook call must not allocate.
+// A run keeps one spare Context, so that a call does not allocate; calls
+// running in parallel take theirs from a shared pool.
 var contextPool = sync.Pool{New: func() any { return new(Context) }}
 
 func (r *Run) context(ctx context.Context) *Context {
 	c := contextPool.Get().(*Context)
-	h := &r.host
-	*c = Context{Context: ctx, Workdir: h.Workdir, Session: h.Session, Agent: h.Agent, Config: h.Config,
-		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, run: r, hook: -1}
+	*c = r.template
+	c.Context = ctx
 	return c
 }
 
-func release(c *Context) {
-	*c = Context{}
+func (r *Run) release(c *Context) {
+	c.Context, c.run = nil, nil // the pool must not keep the run alive
 	contextPool.Put(c)
 }
 
@@ -506,22 +524,59 @@ func callAfterRun(h AfterRunHook, c *Context, e RunEnd) (err error) {
 	return h.AfterRun(c, e)
 }
 
-func callBeforeModel(h BeforeModelRequestHook, c *Context, req ModelRequest) (p *ModelRequestPatch, err error) {
+// The next* functions are the hot loops: they call the hooks of one point
+// from index i on, and return at the first that has an opinion (a patch)
+// or an error, with at its index (len(hs) when none had). They recover a
+// panic as that hook's error: one deferred recover per call, not per hook,
+// keeps a chain of hooks without opinion close to direct calls. Hooks with
+// list index >= stop (when stop > 0) were not entered and are skipped.
+
+func nextBeforeModel(hs []entry[BeforeModelRequestHook], c *Context, req ModelRequest, i int) (at int, p *ModelRequestPatch, err error) {
 	defer recoverPanic(&err)
-	return h.BeforeModelRequest(c, req)
+	for at = i; at < len(hs); at++ {
+		c.hook = hs[at].index
+		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
 }
 
-func callAfterModel(h AfterModelResponseHook, c *Context, resp ModelResponse) (p *ModelResponsePatch, err error) {
+func nextAfterModel(hs []entry[AfterModelResponseHook], c *Context, resp ModelResponse, i, stop int) (at int, p *ModelResponsePatch, err error) {
 	defer recoverPanic(&err)
-	return h.AfterModelResponse(c, resp)
+	for at = i; at < len(hs); at++ {
+		if stop > 0 && hs[at].index >= stop {
+			continue
+		}
+		c.hook = hs[at].index
+		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
 }
 
-func callBeforeTool(h BeforeToolExecuteHook, c *Context, call ToolCall) (p *ToolCallPatch, err error) {
+func nextBeforeTool(hs []entry[BeforeToolExecuteHook], c *Context, call ToolCall, i int) (at int, p *ToolCallPatch, err error) {
 	defer recoverPanic(&err)
-	return h.BeforeToolExecute(c, call)
+	for at = i; at < len(hs); at++ {
+		c.hook = hs[at].index
+		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
 }
 
-func callAfterTool(h AfterToolExecuteHook, c *Context, call ToolCall, res ToolResult) (p *ToolResultPatch, err error) {
+func nextAfterTool(hs []entry[AfterToolExecuteHook], c *Context, call ToolCall, res ToolResult, i, stop int) (at int, p *ToolResultPatch, err error) {
 	defer recoverPanic(&err)
-	return h.AfterToolExecute(c, call, res)
+	for at = i; at < len(hs); at++ {
+		if stop > 0 && hs[at].index >= stop {
+			continue
+		}
+		c.hook = hs[at].index
+		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
 }

@@ -49,7 +49,7 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 	}
 	r := c.newRun(host, "", "")
 	cx := r.context(ctx)
-	defer release(cx)
+	defer r.release(cx)
 	decision := req.Decision
 	for _, e := range c.trust {
 		d, ok := e.h.(trustDenier)

@@ -1,0 +1,73 @@
+package hooks_test
+
+import (
+	"context"
+	"fmt"
+	"testing"
+
+	"github.com/rienda/hooks"
+)
+
+// nop is a Go hook that has no opinion on tool calls.
+type nop struct{ name string }
+
+func (n *nop) Name() string { return n.name }
+func (n *nop) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	return nil, nil
+}
+
+func tenNops() []hooks.Hook {
+	hs := make([]hooks.Hook, 10)
+	for i := range hs {
+		hs[i] = &nop{name: fmt.Sprint("nop", i)}
+	}
+	return hs
+}
+
+var benchCall = hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls"}}
+
+// BenchmarkDirect is the baseline: ten direct interface calls.
+func BenchmarkDirect(b *testing.B) {
+	hs := tenNops()
+	direct := make([]hooks.BeforeToolExecuteHook, len(hs))
+	for i, h := range hs {
+		direct[i] = h.(hooks.BeforeToolExecuteHook)
+	}
+	c := &hooks.Context{Context: context.Background()}
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, h := range direct {
+			if p, err := h.BeforeToolExecute(c, benchCall); p != nil || err != nil {
+				b.Fatal("unexpected opinion")
+			}
+		}
+	}
+}
+
+// BenchmarkChain runs the same ten hooks through Run.BeforeToolExecute.
+func BenchmarkChain(b *testing.B) {
+	benchChain(b, tenNops())
+}
+
+// BenchmarkEmptyChain is a tool point that no hook handles.
+func BenchmarkEmptyChain(b *testing.B) {
+	benchChain(b, nil)
+}
+
+func benchChain(b *testing.B, hs []hooks.Hook) {
+	chain, err := hooks.NewChain(hs)
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{Env: map[string]string{}}, hooks.RunStart{RunID: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if step, err := run.BeforeToolExecute(ctx, benchCall); err != nil || step.Refused {
+			b.Fatal("unexpected decision")
+		}
+	}
+}
