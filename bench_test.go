@@ -49,6 +49,12 @@ func BenchmarkChain(b *testing.B) {
 	benchChain(b, tenNops())
 }
 
+// BenchmarkChainOne runs one of those hooks: with BenchmarkChain it splits
+// the cost of a point call into a fixed part and a part per hook.
+func BenchmarkChainOne(b *testing.B) {
+	benchChain(b, tenNops()[:1])
+}
+
 // BenchmarkEmptyChain is a tool point that no hook handles.
 func BenchmarkEmptyChain(b *testing.B) {
 	benchChain(b, nil)

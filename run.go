@@ -305,14 +305,16 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 // the call: the remaining before-hooks and the tool do not run, and the
 // entered hooks' after-hooks still run on it.
 func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolStep, err error) {
-	step.Call = call
 	if err := ctx.Err(); err != nil {
-		return step, interrupted(BeforeToolExecute, "", err)
+		return ToolStep{Call: call}, interrupted(BeforeToolExecute, "", err)
+	}
+	hs := r.chain.beforeTool
+	if len(hs) == 0 {
+		return ToolStep{Call: call}, nil
 	}
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
 	defer r.release(c)
-	hs := r.chain.beforeTool
 	for i := 0; ; i++ {
 		at, p, err := nextBeforeTool(hs, c, call, i)
 		if at == len(hs) {
