@@ -342,7 +342,7 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 		}
 		if p.Arguments != nil {
 			if !step.rewritten {
-				step.rewritten, step.origArgs = true, step.Call.Arguments
+				step.rewritten, step.origArgs = true, call.Arguments
 			}
 			call.Arguments = p.Arguments
 		}
