@@ -1,0 +1,136 @@
+package hooks_test
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/rienda/hooks"
+)
+
+// A guard made of a plain function: it refuses shell commands that delete.
+func ExampleFuncs() {
+	guard := hooks.Funcs{
+		HookName: "no-rm",
+		BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+			if cmd, _ := call.Arguments["command"].(string); strings.Contains(cmd, "rm ") {
+				return hooks.Refuse("deleting files is not allowed"), nil
+			}
+			return nil, nil // no opinion
+		},
+	}
+	chain, err := hooks.NewChain([]hooks.Hook{guard})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: "tidy up"})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+
+	step, err := run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"command": "rm -rf /tmp/x"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println("refused:", step.Refused)
+	fmt.Println("the model reads:", step.Result.Text)
+	// Output:
+	// refused: true
+	// the model reads: deleting files is not allowed
+}
+
+// budget is a struct hook that handles two points: it keeps a per-run
+// counter as its State and ends the run when the model has been called too
+// often, and it reports the outcome at the end.
+type budget struct{ max int }
+
+func (b budget) Name() string { return "budget" }
+
+func (b budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	if c.ModelCalls() >= b.max {
+		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "model budget spent"}}, nil
+	}
+	return nil, nil
+}
+
+func (b budget) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
+	fmt.Printf("%s: run %s %s after %d model calls\n", c.Hook(), end.RunID, end.Outcome, c.ModelCalls())
+	return nil
+}
+
+func Example_structHook() {
+	chain, err := hooks.NewChain([]hooks.Hook{budget{max: 2}})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{RunID: "r1"})
+	if err != nil {
+		panic(err)
+	}
+	model := func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		return hooks.ModelResponse{Text: "thinking"}, nil
+	}
+	for turn := 1; ; turn++ {
+		reply, err := run.CallModel(ctx, hooks.ModelRequest{}, model)
+		if err != nil {
+			panic(err)
+		}
+		if reply.End != nil {
+			fmt.Printf("turn %d: ended: %s\n", turn, reply.End.Output)
+			run.End(ctx, hooks.RunEnd{Output: reply.End.Output})
+			break
+		}
+		fmt.Printf("turn %d: %s\n", turn, reply.Response.Text)
+	}
+	// Output:
+	// turn 1: thinking
+	// turn 2: thinking
+	// turn 3: ended: model budget spent
+	// budget: run r1 completed after 2 model calls
+}
+
+// Wrapping an existing tool runner: every call goes through the hooks, here
+// one that rewrites a path argument and one that redacts the result.
+func ExampleRun_CallTool() {
+	sandbox := hooks.Funcs{
+		HookName: "sandbox",
+		BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+			path, _ := call.Arguments["path"].(string)
+			if strings.HasPrefix(path, "/") {
+				return nil, nil
+			}
+			return &hooks.ToolCallPatch{Arguments: map[string]any{"path": "/sandbox/" + path}}, nil
+		},
+	}
+	redact := hooks.Funcs{
+		HookName: "redact",
+		AfterToolExecute: func(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+			text := strings.ReplaceAll(res.Text, "hunter2", "[redacted]")
+			return &hooks.ToolResultPatch{Text: &text}, nil
+		},
+	}
+	chain, err := hooks.NewChain([]hooks.Hook{redact, sandbox})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+
+	readFile := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: fmt.Sprintf("%s: password=hunter2", call.Arguments["path"])}, nil
+	}
+	res, err := run.CallTool(ctx, hooks.ToolCall{Name: "read", Arguments: map[string]any{"path": "notes.txt"}}, readFile)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(res.Text)
+	// Output:
+	// /sandbox/notes.txt: password=[redacted]
+}
