@@ -1,0 +1,217 @@
+// Command agentloop runs a small agent loop against a scripted model (no
+// network, no keys) with hooks around every model and tool call, and prints
+// a trace a person can follow line by line: a system-prompt injection, a
+// rewritten argument, a redacted result, a refused call, a cached answer and
+// the outcome the AfterRun hook audits.
+//
+//	go run ./examples/agentloop
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+	"sync"
+
+	"github.com/rienda/hooks"
+)
+
+func main() {
+	if err := run(context.Background()); err != nil {
+		fmt.Fprintln(os.Stderr, "agentloop:", err)
+		os.Exit(1)
+	}
+}
+
+// out is where the trace goes (a test reads it).
+var out io.Writer = os.Stdout
+
+// trace prints one line of the trace, indented under the turn it belongs to.
+func trace(who, format string, args ...any) {
+	fmt.Fprintf(out, "  %-14s %s\n", who, fmt.Sprintf(format, args...))
+}
+
+// show writes a tool call the way a person reads it: read_file {"path":"notes.txt"}.
+func show(call hooks.ToolCall) string {
+	args, _ := json.Marshal(call.Arguments)
+	return call.Name + " " + string(args)
+}
+
+func run(ctx context.Context) error {
+	// List order: before-points run top to bottom, after-points bottom to
+	// top, so audit and redact wrap everything below them.
+	chain, err := hooks.NewChain([]hooks.Hook{audit, systemPrompt, redact, guard, sandbox, &cache{}})
+	if err != nil {
+		return err
+	}
+	r, err := chain.Start(ctx, hooks.Host{Workdir: "/work"}, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
+	if err != nil {
+		return err
+	}
+	var end hooks.RunEnd
+	defer func() { r.End(ctx, end) }()
+
+	messages := []hooks.Message{{Role: "user", Text: "Summarise notes.txt"}}
+	for turn := 1; ; turn++ {
+		fmt.Fprintf(out, "turn %d\n", turn)
+		reply, err := r.CallModel(ctx, hooks.ModelRequest{System: "You are a careful assistant.", Messages: messages}, scriptedModel)
+		if err != nil {
+			end.Err = err
+			return err
+		}
+		if reply.End != nil {
+			end.Output = reply.End.Output
+			return nil
+		}
+		messages = append(messages, hooks.Message{Role: "assistant", Text: reply.Response.Text})
+		if len(reply.Response.ToolCalls) == 0 {
+			fmt.Fprintf(out, "answer: %s\n", reply.Response.Text)
+			end.Output = reply.Response.Text
+			return nil
+		}
+		for _, call := range reply.Response.ToolCalls {
+			res, err := r.CallTool(ctx, call, runTool)
+			if err != nil {
+				end.Err = err
+				return err
+			}
+			trace("model reads", "%q (error: %t)", res.Text, res.IsError)
+			messages = append(messages, hooks.Message{Role: "tool", Text: res.Text})
+		}
+	}
+}
+
+// scriptedModel plays a model that reads a file, tries a dangerous command,
+// reads the file again and answers.
+func scriptedModel(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+	script := []hooks.ModelResponse{
+		{Text: "Let me read the notes.", ToolCalls: []hooks.ToolCall{
+			{ID: "1", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}}}},
+		{Text: "I will clean up first.", ToolCalls: []hooks.ToolCall{
+			{ID: "2", Name: "shell", Arguments: map[string]any{"command": "rm -rf /work"}}}},
+		{Text: "Let me check the notes again.", ToolCalls: []hooks.ToolCall{
+			{ID: "3", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}}}},
+		{Text: "The notes say: ship on Friday."},
+	}
+	n := c.ModelCalls() - 1 // this call is counted already
+	resp := script[min(n, len(script)-1)]
+	trace("model", "gets system prompt %q", req.System)
+	trace("model", "says %q", resp.Text)
+	for _, tc := range resp.ToolCalls {
+		trace("model", "calls %s", show(tc))
+	}
+	return resp, nil
+}
+
+// runTool is the program's own tool runner, wrapped by Run.CallTool.
+func runTool(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+	trace("tool", "runs %s", show(call))
+	switch call.Name {
+	case "read_file":
+		return hooks.ToolResult{Text: "ship on Friday; API_KEY=sk-live-1234"}, nil
+	default:
+		return hooks.ToolResult{Text: "unknown tool " + call.Name, IsError: true}, nil
+	}
+}
+
+// systemPrompt injects the house rules into every model call.
+var systemPrompt = hooks.Funcs{
+	HookName: "system-prompt",
+	BeforeModelRequest: func(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+		system := req.System + " Never print secrets."
+		trace(c.Hook(), "adds the house rules to the system prompt")
+		return &hooks.ModelRequestPatch{System: &system}, nil
+	},
+}
+
+// guard refuses shell commands that delete files.
+var guard = hooks.Funcs{
+	HookName: "guard",
+	BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		if cmd, _ := call.Arguments["command"].(string); strings.Contains(cmd, "rm -rf") {
+			trace(c.Hook(), "refuses %q", cmd)
+			return hooks.Refuse("rm -rf is not allowed"), nil
+		}
+		return nil, nil
+	},
+}
+
+// sandbox rewrites relative paths into the workspace.
+var sandbox = hooks.Funcs{
+	HookName: "sandbox",
+	BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		path, ok := call.Arguments["path"].(string)
+		if !ok || strings.HasPrefix(path, "/") {
+			return nil, nil
+		}
+		abs := c.Workdir + "/" + path
+		trace(c.Hook(), "rewrites path %q to %q", path, abs)
+		return &hooks.ToolCallPatch{Arguments: map[string]any{"path": abs}}, nil
+	},
+}
+
+// redact hides secrets in every result the model reads, cached or not: it
+// is listed before cache, so its after-hook runs last.
+var redact = hooks.Funcs{
+	HookName: "redact",
+	AfterToolExecute: func(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+		i := strings.Index(res.Text, "API_KEY=")
+		if i < 0 {
+			return nil, nil
+		}
+		text := res.Text[:i] + "API_KEY=[redacted]"
+		trace(c.Hook(), "hides the API key")
+		return &hooks.ToolResultPatch{Text: &text}, nil
+	},
+}
+
+// cache answers a read it has seen in this run without running the tool.
+// Its per-run table is its State, so concurrent runs do not share it.
+type cache struct{}
+
+type cacheTable struct {
+	mu      sync.Mutex
+	results map[string]hooks.ToolResult
+}
+
+func (*cache) Name() string { return "cache" }
+
+func (*cache) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
+	return &hooks.RunPatch{State: &cacheTable{results: map[string]hooks.ToolResult{}}}, nil
+}
+
+func (*cache) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	t := c.State().(*cacheTable)
+	t.mu.Lock()
+	res, ok := t.results[cacheKey(call)]
+	t.mu.Unlock()
+	if !ok {
+		return nil, nil
+	}
+	trace(c.Hook(), "answers %s from the cache; the tool does not run", cacheKey(call))
+	return &hooks.ToolCallPatch{Result: &res}, nil
+}
+
+func (*cache) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+	if call.Name == "read_file" && !res.IsError {
+		t := c.State().(*cacheTable)
+		t.mu.Lock()
+		t.results[cacheKey(call)] = res
+		t.mu.Unlock()
+	}
+	return nil, nil
+}
+
+func cacheKey(call hooks.ToolCall) string { return show(call) }
+
+// audit reports how the run ended, whatever happened.
+var audit = hooks.Funcs{
+	HookName: "audit",
+	AfterRun: func(c *hooks.Context, end hooks.RunEnd) error {
+		fmt.Fprintf(out, "run %s %s after %d model calls (%s)\n", end.RunID, end.Outcome, c.ModelCalls(), c.Hook())
+		return nil
+	},
+}

@@ -1,0 +1,30 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// TestTrace runs the loop and checks the story its trace tells.
+func TestTrace(t *testing.T) {
+	var buf bytes.Buffer
+	out = &buf
+	t.Cleanup(func() { out = nil })
+	require.NoError(t, run(context.Background()))
+	trace := buf.String()
+
+	assert.Equal(t, 1, strings.Count(trace, "tool           runs"), "only the first read runs the tool:\n%s", trace)
+	assert.Contains(t, trace, `runs read_file {"path":"/work/notes.txt"}`, "the tool sees the rewritten path")
+	assert.Contains(t, trace, `model reads    "rm -rf is not allowed" (error: true)`)
+	assert.NotContains(t, trace, "runs shell", "the refused command never runs")
+	assert.Contains(t, trace, "answers read_file")
+	assert.Equal(t, 2, strings.Count(trace, `model reads    "ship on Friday; API_KEY=[redacted]"`), "the cached answer is redacted too")
+	assert.NotContains(t, trace, "sk-live", "no secret reaches the model")
+	assert.Equal(t, 4, strings.Count(trace, `gets system prompt "You are a careful assistant. Never print secrets."`))
+	assert.True(t, strings.HasSuffix(trace, "run demo completed after 4 model calls (audit)\n"), trace)
+}
