@@ -1,0 +1,287 @@
+// Package jsrt is the goja plumbing of JavaScript hooks: it compiles a
+// hook's files once, evaluates them as CommonJS modules in single-use
+// runtimes, calls into a runtime under a context, and converts values.
+package jsrt
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/dop251/goja"
+	"github.com/dop251/goja/file"
+	"github.com/dop251/goja/parser"
+)
+
+// The CommonJS wrapper keeps the module's first line on the wrapper's first
+// line, so that line numbers in messages are the file's own.
+const (
+	wrapperHead = "(function (exports, require, module, __filename, __dirname) {"
+	wrapperTail = "\n})"
+)
+
+// Limits on what a hook folder may hold: hooks are small programs, and a
+// folder that is not one (a checkout with node_modules) must not stall a load.
+const (
+	maxFiles    = 512
+	maxFileSize = 4 << 20
+)
+
+// Main is the file a hook folder starts from.
+const Main = "index.js"
+
+// Program is a hook's files, compiled once. It is immutable and shared by
+// every runtime of the hook.
+type Program struct {
+	dir   string           // the hook's folder as given; "" for a program from a string
+	files map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
+}
+
+// unit is one file of a program.
+type unit struct {
+	path string        // as messages show it
+	prog *goja.Program // a .js file
+	data any           // a .json file, decoded
+	err  error         // why the file cannot be required (syntax error)
+}
+
+// CompileSource compiles one file's source. name is the file name that
+// messages show. A syntax error is an error.
+func CompileSource(name, source string) (*Program, error) {
+	prog, err := compileJS(name, source)
+	if err != nil {
+		return nil, err
+	}
+	return &Program{files: map[string]*unit{Main: {path: name, prog: prog}}}, nil
+}
+
+// CompileDir compiles every .js and .json file of the hook folder dir
+// (node_modules and dot-folders aside), which must lie inside root. A file
+// that cannot be compiled, or that a symbolic link makes leave dir, is
+// reported and left out; a syntax error is kept, so that requiring the file
+// throws it. The error is for a folder without index.js (it wraps
+// fs.ErrNotExist) or one that resolves outside root.
+func CompileDir(root, dir string, report func(error)) (*Program, error) {
+	realRoot, err := filepath.EvalSymlinks(root)
+	if err != nil {
+		return nil, err
+	}
+	realDir, err := filepath.EvalSymlinks(dir)
+	if err != nil {
+		return nil, err
+	}
+	if !inside(realRoot, realDir) {
+		return nil, fmt.Errorf("%s resolves to %s, outside %s", dir, realDir, root)
+	}
+	if fi, err := os.Stat(filepath.Join(realDir, Main)); err != nil {
+		return nil, err
+	} else if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s is not a file: %w", filepath.Join(dir, Main), fs.ErrNotExist)
+	}
+	p := &Program{dir: dir, files: map[string]*unit{}}
+	err = filepath.WalkDir(realDir, func(real string, d fs.DirEntry, err error) error {
+		if err != nil {
+			report(err)
+			return nil
+		}
+		rel, _ := filepath.Rel(realDir, real)
+		shown := filepath.Join(dir, rel)
+		if d.IsDir() {
+			if real != realDir && (d.Name() == "node_modules" || strings.HasPrefix(d.Name(), ".")) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		ext := filepath.Ext(real)
+		if ext != ".js" && ext != ".json" {
+			return nil
+		}
+		if len(p.files) == maxFiles {
+			report(fmt.Errorf("%s: more than %d files; the rest are left out", dir, maxFiles))
+			return filepath.SkipAll
+		}
+		u, err := compileFile(realDir, real, shown)
+		if err != nil {
+			report(err)
+		}
+		if u != nil {
+			p.files[filepath.ToSlash(rel)] = u
+		}
+		return nil
+	})
+	return p, err
+}
+
+// compileFile reads and compiles one file of a hook folder.
+func compileFile(realDir, real, shown string) (*unit, error) {
+	fi, err := os.Lstat(real)
+	if err != nil {
+		return nil, err
+	}
+	if fi.Mode()&fs.ModeSymlink != 0 {
+		target, err := filepath.EvalSymlinks(real)
+		if err != nil {
+			return nil, err
+		}
+		if !inside(realDir, target) {
+			return nil, fmt.Errorf("%s: a symbolic link to %s, outside the hook's folder: left out", shown, target)
+		}
+		if fi, err = os.Stat(target); err != nil {
+			return nil, err
+		}
+	}
+	if !fi.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: not a regular file: left out", shown)
+	}
+	if fi.Size() > maxFileSize {
+		return nil, fmt.Errorf("%s: %d bytes, more than %d: left out", shown, fi.Size(), maxFileSize)
+	}
+	data, err := os.ReadFile(real)
+	if err != nil {
+		return nil, err
+	}
+	u := &unit{path: shown}
+	if filepath.Ext(real) == ".json" {
+		if err := json.Unmarshal(data, &u.data); err != nil {
+			u.err = fmt.Errorf("%s: %w", shown, err)
+		}
+		return u, u.err
+	}
+	u.prog, u.err = compileJS(shown, string(data))
+	return u, u.err
+}
+
+// compileJS compiles a CommonJS module. A syntax error reads
+// "file:line:column: SyntaxError: message", with the file's own columns.
+func compileJS(name, source string) (*goja.Program, error) {
+	if strings.HasPrefix(source, "#!") { // a shebang line is not JavaScript
+		source = "//" + source
+	}
+	ast, err := parser.ParseFile(nil, name, wrapperHead+source+wrapperTail, 0)
+	var list parser.ErrorList
+	if errors.As(err, &list) && len(list) > 0 {
+		return nil, syntaxError(list[0].Position, list[0].Message)
+	}
+	if err != nil {
+		return nil, err
+	}
+	prog, err := goja.CompileAST(ast, false)
+	var cerr *goja.CompilerSyntaxError
+	if errors.As(err, &cerr) && cerr.File != nil {
+		return nil, syntaxError(cerr.File.Position(cerr.Offset), cerr.Message)
+	}
+	return prog, err
+}
+
+func syntaxError(pos file.Position, message string) error {
+	return fmt.Errorf("%s: SyntaxError: %s", position(pos), message)
+}
+
+// position writes pos as file:line:column, in the columns of the file
+// before it was wrapped.
+func position(pos file.Position) string {
+	if pos.Line == 1 {
+		pos.Column = max(pos.Column-len(wrapperHead), 1)
+	}
+	return fmt.Sprintf("%s:%d:%d", pos.Filename, pos.Line, pos.Column)
+}
+
+// inside reports whether path is dir or lies under it; both are resolved.
+func inside(dir, p string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// MainError is the error of the main file, when it did not compile.
+func (p *Program) MainError() error {
+	if u := p.files[Main]; u != nil {
+		return u.err
+	}
+	return errors.New("no " + Main)
+}
+
+// Evaluate runs the main module in rt and returns its module.exports. A
+// module that throws is an error; a syntax error of the main file too.
+func (p *Program) Evaluate(rt *goja.Runtime) (goja.Value, error) {
+	m := &modules{prog: p, rt: rt, loaded: map[string]*goja.Object{}}
+	// Through a native function, so that goja turns the require's throws
+	// into an error.
+	run, _ := goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return m.require(Main) }))
+	return run(goja.Undefined())
+}
+
+// modules is the module table of one runtime.
+type modules struct {
+	prog   *Program
+	rt     *goja.Runtime
+	loaded map[string]*goja.Object // module objects by file key, also while they run (cycles)
+}
+
+// require loads the file key (a slash path relative to the hook's folder),
+// once per runtime, and returns its module.exports. It panics with a JS
+// exception, as a native function does.
+func (m *modules) require(key string) goja.Value {
+	if mod, ok := m.loaded[key]; ok {
+		return mod.Get("exports")
+	}
+	u := m.prog.files[key]
+	if u.err != nil {
+		panic(m.rt.NewGoError(u.err))
+	}
+	if u.prog == nil { // JSON
+		v, err := ToJS(m.rt, u.data, false)
+		if err != nil {
+			panic(m.rt.NewGoError(err))
+		}
+		mod := m.rt.NewObject()
+		_ = mod.Set("exports", v)
+		m.loaded[key] = mod
+		return v
+	}
+	fn, err := m.rt.RunProgram(u.prog)
+	if err != nil {
+		panic(err)
+	}
+	call, _ := goja.AssertFunction(fn)
+	exports := m.rt.NewObject()
+	mod := m.rt.NewObject()
+	_ = mod.Set("exports", exports)
+	_ = mod.Set("id", u.path)
+	m.loaded[key] = mod
+	dir := path.Dir(key)
+	req := m.rt.ToValue(func(c goja.FunctionCall) goja.Value {
+		return m.require(m.resolve(dir, u.path, c.Argument(0)))
+	})
+	if _, err := call(exports, exports, req, mod, m.rt.ToValue(u.path), m.rt.ToValue(filepath.Dir(u.path))); err != nil {
+		panic(err)
+	}
+	return mod.Get("exports")
+}
+
+// resolve turns the argument of a require in the file from (in folder dir)
+// into a file key, or throws a clear error: only relative .js and .json
+// files inside the hook's own folder can be required.
+func (m *modules) resolve(dir, from string, arg goja.Value) string {
+	spec := arg.String()
+	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
+		panic(m.rt.NewTypeError("require(%q) in %s: a hook can require only relative .js and .json files of its own folder (no packages, no built-in modules)", spec, from))
+	}
+	if m.prog.dir == "" {
+		panic(m.rt.NewTypeError("require(%q) in %s: a hook compiled from a string has no folder to require from", spec, from))
+	}
+	key := path.Join(dir, spec)
+	if key == ".." || strings.HasPrefix(key, "../") {
+		panic(m.rt.NewTypeError("require(%q) in %s: the file is outside the hook's folder", spec, from))
+	}
+	for _, k := range []string{key, key + ".js", key + ".json", key + "/index.js"} {
+		if _, ok := m.prog.files[k]; ok {
+			return k
+		}
+	}
+	panic(m.rt.NewTypeError("require(%q) in %s: no such .js or .json file in the hook's folder", spec, from))
+}
