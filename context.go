@@ -179,7 +179,7 @@ type Context struct {
 
 // Hook returns the name of the running hook ("" in a tool or model call).
 func (c *Context) Hook() string {
-	if c.hook < 0 {
+	if c.hook < 0 || c.run == nil {
 		return ""
 	}
 	return c.run.chain.names[c.hook]
@@ -242,6 +242,17 @@ func (c *Context) Confirm(p Prompt) bool {
 		return false
 	}
 	return ok
+}
+
+// diagnose reports a problem of the running hook at p that does not fail
+// anything.
+func (c *Context) diagnose(p Point, err error) {
+	d := Diagnostic{Hook: c.Hook(), Point: p, Err: err}
+	if c.run == nil {
+		slog.WarnContext(c, "hook diagnostic", "hook", d.Hook, "point", p, "err", err)
+		return
+	}
+	c.run.chain.diagnose(d)
 }
 
 // Notify shows a person a notice, without waiting.

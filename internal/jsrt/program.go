@@ -162,10 +162,11 @@ func compileJS(name, source string) (*goja.Program, error) {
 	if strings.HasPrefix(source, "#!") { // a shebang line is not JavaScript
 		source = "//" + source
 	}
+	lines := strings.Count(source, "\n") + 1
 	ast, err := parser.ParseFile(nil, name, wrapperHead+source+wrapperTail, 0)
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
-		return nil, syntaxError(list[0].Position, list[0].Message)
+		return nil, syntaxError(list[0].Position, list[0].Message, lines)
 	}
 	if err != nil {
 		return nil, err
@@ -173,12 +174,18 @@ func compileJS(name, source string) (*goja.Program, error) {
 	prog, err := goja.CompileAST(ast, false)
 	var cerr *goja.CompilerSyntaxError
 	if errors.As(err, &cerr) && cerr.File != nil {
-		return nil, syntaxError(cerr.File.Position(cerr.Offset), cerr.Message)
+		return nil, syntaxError(cerr.File.Position(cerr.Offset), cerr.Message, lines)
 	}
 	return prog, err
 }
 
-func syntaxError(pos file.Position, message string) error {
+// syntaxError names the file's own position; an error found in the
+// wrapper's closing line is the end of the file (something left open).
+func syntaxError(pos file.Position, message string, lines int) error {
+	if pos.Line > lines {
+		pos.Line, pos.Column = lines, 0
+		return fmt.Errorf("%s:%d: SyntaxError: %s at the end of the file (something is left open)", pos.Filename, pos.Line, message)
+	}
 	return fmt.Errorf("%s: SyntaxError: %s", position(pos), message)
 }
 

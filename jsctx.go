@@ -1,0 +1,314 @@
+package hooks
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/dop251/goja"
+
+	"github.com/rienda/hooks/internal/jsrt"
+)
+
+// maxHTTPBody bounds a response body ctx.http reads into a hook.
+const maxHTTPBody = 16 << 20
+
+// newCtx builds the ctx a JavaScript hook gets: the capabilities of the Go
+// Context, read from in.cur when the hook touches them (a hook that reads
+// nothing pays for nothing).
+func (in *jsInstance) newCtx() *goja.Object {
+	rt := in.rt
+	o := rt.NewObject()
+	lazy := func(name string, build func(c *Context) (goja.Value, error)) {
+		var cached goja.Value
+		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
+			if cached == nil {
+				v, err := build(in.cur)
+				if err != nil {
+					panic(rt.NewGoError(err))
+				}
+				cached = v
+			}
+			return cached
+		})
+		_ = o.DefineAccessorProperty(name, get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+	}
+	value := func(v func(c *Context) any) func(c *Context) (goja.Value, error) {
+		return func(c *Context) (goja.Value, error) { return jsrt.ToJS(rt, v(c), false) }
+	}
+	lazy("workdir", value(func(c *Context) any { return c.Workdir }))
+	lazy("session", value(func(c *Context) any { return map[string]any{"id": c.Session.ID} }))
+	lazy("agent", value(func(c *Context) any { return agentJS(c.Agent) }))
+	lazy("config", value(func(c *Context) any { return orEmpty(c.Config) }))
+	lazy("env", value(func(c *Context) any { return orEmpty(c.Env) }))
+	lazy("state", value(func(c *Context) any { return c.State() }))
+	lazy("system", in.systemJS)
+	_ = o.Set("file", in.fileJS())
+	_ = o.Set("http", in.httpJS())
+	_ = o.Set("log", func(call goja.FunctionCall) goja.Value {
+		args := make([]any, len(call.Arguments))
+		for i, a := range call.Arguments {
+			args[i] = in.logText(a)
+		}
+		in.cur.Log(args...)
+		return goja.Undefined()
+	})
+	_ = o.Set("confirm", func(call goja.FunctionCall) goja.Value {
+		title, body := in.titleBody(call.Argument(0))
+		return rt.ToValue(in.cur.Confirm(Prompt{Title: title, Body: body}))
+	})
+	_ = o.Set("notify", func(call goja.FunctionCall) goja.Value {
+		title, body := in.titleBody(call.Argument(0))
+		in.cur.Notify(Notice{Title: title, Body: body})
+		return goja.Undefined()
+	})
+	_ = o.Set("memo", in.memo)
+	return o
+}
+
+func orEmpty[M ~map[string]V, V any](m M) M {
+	if m == nil {
+		return M{}
+	}
+	return m
+}
+
+func agentJS(a *Agent) any {
+	if a == nil {
+		return nil
+	}
+	return map[string]any{"name": a.Name, "description": a.Description, "model": a.Model,
+		"tools": orNone(a.Tools), "hooks": orNone(a.Hooks)}
+}
+
+func orNone(s []string) []string {
+	if s == nil {
+		return []string{}
+	}
+	return s
+}
+
+// systemJS is ctx.system: {os, arch, hostname, now()}; now() is a Date
+// from the host's clock.
+func (in *jsInstance) systemJS(c *Context) (goja.Value, error) {
+	rt := in.rt
+	o := rt.NewObject()
+	_ = o.Set("os", c.System.OS)
+	_ = o.Set("arch", c.System.Arch)
+	_ = o.Set("hostname", c.System.Hostname)
+	_ = o.Set("now", func(goja.FunctionCall) goja.Value {
+		v, err := rt.New(rt.Get("Date"), rt.ToValue(c.System.Now().UnixMilli()))
+		if err != nil {
+			panic(err)
+		}
+		return v
+	})
+	return o, nil
+}
+
+// fileJS is ctx.file: read, write, append, exists, on the Context's Files.
+// Text goes in and out as strings (UTF-8); errors throw.
+func (in *jsInstance) fileJS() *goja.Object {
+	o := in.rt.NewObject()
+	files := func() Files {
+		if in.cur.Files == nil {
+			return DirFiles(in.cur.Workdir)
+		}
+		return in.cur.Files
+	}
+	_ = o.Set("read", func(name string) (string, error) {
+		b, err := files().Read(name)
+		return string(b), err
+	})
+	_ = o.Set("write", func(name, data string) error { return files().Write(name, []byte(data)) })
+	_ = o.Set("append", func(name, data string) error { return files().Append(name, []byte(data)) })
+	_ = o.Set("exists", func(name string) (bool, error) { return files().Exists(name) })
+	return o
+}
+
+// jsHTTPRequest is what ctx.http.request takes.
+type jsHTTPRequest struct {
+	Method    string            `json:"method"`
+	URL       string            `json:"url"`
+	Headers   map[string]string `json:"headers"`
+	Body      json.RawMessage   `json:"body"` // a string is sent as is; anything else as JSON
+	TimeoutMs int               `json:"timeoutMs"`
+}
+
+// httpJS is ctx.http: a synchronous request({method, url, headers, body,
+// timeoutMs}) → {status, headers, body}, and get(url, options) and
+// post(url, body, options) on top of it. It uses the Context's HTTP client
+// and honours the call's context; a network error throws, an HTTP error
+// status does not.
+func (in *jsInstance) httpJS() *goja.Object {
+	rt := in.rt
+	o := rt.NewObject()
+	request := func(opts goja.Value, method, url string, body goja.Value) goja.Value {
+		var req jsHTTPRequest
+		data, err := jsrt.JSON(rt, opts)
+		if err == nil && data != nil {
+			err = json.Unmarshal(data, &req)
+		}
+		if err != nil {
+			panic(rt.NewTypeError("http: bad request options: %v", err))
+		}
+		if method != "" {
+			req.Method, req.URL = method, url
+		}
+		if body != nil && !goja.IsUndefined(body) {
+			if req.Body, err = jsrt.JSON(rt, body); err != nil {
+				panic(rt.NewGoError(err))
+			}
+		}
+		res, err := in.do(req)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		v, err := jsrt.ToJS(rt, res, false)
+		if err != nil {
+			panic(rt.NewGoError(err))
+		}
+		return v
+	}
+	_ = o.Set("request", func(call goja.FunctionCall) goja.Value {
+		return request(call.Argument(0), "", "", nil)
+	})
+	_ = o.Set("get", func(call goja.FunctionCall) goja.Value {
+		return request(call.Argument(1), http.MethodGet, call.Argument(0).String(), nil)
+	})
+	_ = o.Set("post", func(call goja.FunctionCall) goja.Value {
+		return request(call.Argument(2), http.MethodPost, call.Argument(0).String(), call.Argument(1))
+	})
+	return o
+}
+
+// do sends one ctx.http request.
+func (in *jsInstance) do(r jsHTTPRequest) (map[string]any, error) {
+	c := in.cur
+	if r.URL == "" {
+		return nil, errors.New("http: no url")
+	}
+	if r.Method == "" {
+		r.Method = http.MethodGet
+	}
+	var ctx context.Context = c
+	if r.TimeoutMs > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, time.Duration(r.TimeoutMs)*time.Millisecond)
+		defer cancel()
+	}
+	var body io.Reader
+	isJSON := false
+	if len(r.Body) > 0 && string(r.Body) != "null" {
+		var s string
+		if json.Unmarshal(r.Body, &s) == nil {
+			body = strings.NewReader(s)
+		} else {
+			body, isJSON = bytes.NewReader(r.Body), true
+		}
+	}
+	req, err := http.NewRequestWithContext(ctx, strings.ToUpper(r.Method), r.URL, body)
+	if err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	for k, v := range r.Headers {
+		req.Header.Set(k, v)
+	}
+	if isJSON && req.Header.Get("Content-Type") == "" {
+		req.Header.Set("Content-Type", "application/json")
+	}
+	client := c.HTTP
+	if client == nil {
+		client = defaultHTTP
+	}
+	resp, err := client.Do(req)
+	if err != nil {
+		return nil, fmt.Errorf("http: %w", err)
+	}
+	defer resp.Body.Close()
+	data, err := io.ReadAll(io.LimitReader(resp.Body, maxHTTPBody+1))
+	if err != nil {
+		return nil, fmt.Errorf("http: reading the body of %s: %w", r.URL, err)
+	}
+	if len(data) > maxHTTPBody {
+		return nil, fmt.Errorf("http: the body of %s is larger than %d bytes", r.URL, maxHTTPBody)
+	}
+	headers := map[string]any{}
+	for k, vs := range resp.Header {
+		headers[strings.ToLower(k)] = strings.Join(vs, ", ")
+	}
+	return map[string]any{"status": resp.StatusCode, "headers": headers, "body": string(data)}, nil
+}
+
+// memo is ctx.memo(key, fn): Context.Memo with a synchronous JavaScript fn,
+// whose result must be JSON (it is kept in snapshots).
+func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
+	rt := in.rt
+	key := call.Argument(0).String()
+	fn, ok := goja.AssertFunction(call.Argument(1))
+	if !ok {
+		panic(rt.NewTypeError("memo(key, fn): fn must be a function"))
+	}
+	v, err := in.cur.Memo(key, func() (any, error) {
+		r, err := fn(goja.Undefined())
+		if err != nil {
+			return nil, err
+		}
+		if o, ok := r.(*goja.Object); ok {
+			if _, ok := o.Export().(*goja.Promise); ok {
+				return nil, errors.New("memo: fn returned a Promise; memo takes a synchronous function")
+			}
+		}
+		return jsrt.FromJS(rt, r)
+	})
+	if err != nil {
+		var interrupted *goja.InterruptedError
+		var ex *goja.Exception
+		switch {
+		case errors.As(err, &interrupted):
+			panic(interrupted) // uncatchable: the call ends
+		case errors.As(err, &ex):
+			panic(ex) // fn's own throw, as it was
+		}
+		panic(rt.NewGoError(err))
+	}
+	jv, err := jsrt.ToJS(rt, v, false)
+	if err != nil {
+		panic(rt.NewGoError(err))
+	}
+	return jv
+}
+
+// logText is one argument of ctx.log: a string as is, an object as JSON,
+// anything else as String() gives it.
+func (in *jsInstance) logText(v goja.Value) string {
+	if o, ok := v.(*goja.Object); ok {
+		if _, isFn := goja.AssertFunction(o); !isFn {
+			if data, err := jsrt.JSON(in.rt, o); err == nil && data != nil {
+				return string(data)
+			}
+		}
+	}
+	return v.String()
+}
+
+// titleBody reads {title, body} for confirm and notify.
+func (in *jsInstance) titleBody(v goja.Value) (title, body string) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return v.String(), ""
+	}
+	get := func(k string) string {
+		if f := o.Get(k); f != nil && !goja.IsUndefined(f) && !goja.IsNull(f) {
+			return f.String()
+		}
+		return ""
+	}
+	return get("title"), get("body")
+}

@@ -1,0 +1,125 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rienda/hooks/internal/jsrt"
+)
+
+// DefaultDir returns the hooks directory of the user: ~/.rienda/hooks.
+func DefaultDir() (string, error) {
+	home, err := os.UserHomeDir()
+	if err != nil {
+		return "", fmt.Errorf("hooks: no home folder for the hooks directory: %w", err)
+	}
+	return filepath.Join(home, ".rienda", "hooks"), nil
+}
+
+// Loader loads JavaScript hooks from the hooks directory: the hook <name>
+// is the file <Dir>/<name>/index.js. Hooks are global: a Loader reads only
+// its Dir, never a workspace. The zero Loader reads DefaultDir and writes
+// its diagnostics to slog. A Loader is safe for concurrent use.
+//
+// Everything a hook reads lies inside Dir: a hook folder that resolves
+// outside it (a symbolic link) is an error, and a file of the folder that a
+// symbolic link takes outside the folder is left out, with a diagnostic.
+// Every .js and .json file of the folder (node_modules and dot-folders
+// aside) is compiled once, at load; require reads nothing later.
+type Loader struct {
+	Dir         string           // "": DefaultDir()
+	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog
+}
+
+// Load loads the hook name. It returns an error wrapping ErrUnknownHook,
+// naming the hook and the file looked for, when there is no index.js, and
+// an error for a name that is not one plain folder name. A broken hook
+// still loads, with diagnostics, and handles only its valid exports: none
+// for a syntax error or a module that throws; a non-function export, or an
+// export whose name is not a point, is left out.
+func (l *Loader) Load(name string) (Hook, error) {
+	if err := checkHookName(name); err != nil {
+		return nil, err
+	}
+	dir := l.Dir
+	if dir == "" {
+		var err error
+		if dir, err = DefaultDir(); err != nil {
+			return nil, err
+		}
+	}
+	folder := filepath.Join(dir, name)
+	report := func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }
+	prog, err := jsrt.CompileDir(dir, folder, report)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, fmt.Errorf("%w %q: there is no %s", ErrUnknownHook, name, filepath.Join(folder, jsrt.Main))
+	}
+	if err != nil {
+		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
+	}
+	if prog.MainError() != nil { // reported by CompileDir
+		return &jsHook{name: name}, nil
+	}
+	return newJSHook(name, prog, report), nil
+}
+
+// LoadAgent loads the hooks a declares, in order. A declared hook that
+// does not exist fails it, like an unknown tool (ErrUnknownHook, naming the
+// hook); an agent that declares none has none.
+func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
+	if a == nil || len(a.Hooks) == 0 {
+		return nil, nil
+	}
+	hooks := make([]Hook, 0, len(a.Hooks))
+	for _, name := range a.Hooks {
+		h, err := l.Load(name)
+		if err != nil {
+			if a.Name != "" {
+				return nil, fmt.Errorf("agent %q: %w", a.Name, err)
+			}
+			return nil, err
+		}
+		hooks = append(hooks, h)
+	}
+	return hooks, nil
+}
+
+func (l *Loader) diagnose(d Diagnostic) {
+	if l.Diagnostics != nil {
+		l.Diagnostics(d)
+		return
+	}
+	slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err)
+}
+
+// CompileJS compiles a JavaScript hook from source, for tests and
+// embedding: the same as a loaded index.js, except that a syntax error is
+// an error here (a programmatic call), and require finds no file. diag
+// gets the load-time diagnostics; nil: slog.
+func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
+	if name == "" {
+		return nil, errors.New("hooks: CompileJS: the hook's name is empty")
+	}
+	prog, err := jsrt.CompileSource(name, source)
+	if err != nil {
+		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
+	}
+	l := Loader{Diagnostics: diag}
+	return newJSHook(name, prog, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+}
+
+// checkHookName accepts one plain path element: a hook name can never make
+// a Loader read outside its Dir.
+func checkHookName(name string) error {
+	switch {
+	case name == "", name == ".", name == "..",
+		strings.ContainsAny(name, `/\`+"\x00"), filepath.IsAbs(name), filepath.VolumeName(name) != "":
+		return fmt.Errorf("hooks: hook name %q is not a plain folder name (no separators, not . or ..)", name)
+	}
+	return nil
+}

@@ -1,0 +1,1 @@
+exports.line = (record) => JSON.stringify(record) + "\n";

@@ -1,0 +1,5 @@
+module.exports = {
+  beforeToolExecute: function (ctx, call) {
+    return { allow: false, reason: "no" ;
+  },
+};
