@@ -13,10 +13,16 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// Single-use runtimes are prepared ahead of need, a few per hook: enough
-// that an agent loop, whose calls come milliseconds apart, always finds one
-// ready, and few enough that memory stays bounded.
-const prepared = 2
+// Single-use runtimes are prepared ahead of need, a few per hook (about
+// 100 KB each): enough that an agent loop, whose calls come milliseconds
+// apart, always finds one ready, and few enough that memory stays bounded.
+// The pool is refilled when it is down to lowWater, so that starting the
+// refill (a goroutine, and often a thread to wake: microseconds) is paid by
+// one call in every prepared-lowWater, not by each.
+const (
+	prepared = 4
+	lowWater = 2
+)
 
 // evalTimeout bounds the evaluation of a module outside any call: at load
 // and when preparing runtimes ahead. A call's own evaluation has no timeout
@@ -31,7 +37,7 @@ type jsHook struct {
 	name    string
 	prog    *jsrt.Program // nil: a broken hook, handling nothing
 	exports [len(runPoints)]bool
-	ready   chan *jsInstance
+	ready   jsPool
 	filling atomic.Bool
 	refills sync.WaitGroup // running refills (benchmarks wait on it)
 }
@@ -48,7 +54,7 @@ func newJSHook(name string, prog *jsrt.Program, report func(error)) *jsHook {
 	h := &jsHook{name: name}
 	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 	defer cancel()
-	in, err := prepareJS(ctx, prog)
+	in, err := prepareJS(ctx, prog, true)
 	if err != nil {
 		report(err)
 		return h
@@ -71,16 +77,23 @@ func newJSHook(name string, prog *jsrt.Program, report func(error)) *jsHook {
 		h.exports[i] = true
 	}
 	h.prog = prog
-	h.ready = make(chan *jsInstance, prepared)
-	h.ready <- in // evaluated, never called: as fresh as any
+	h.ready.put(in) // evaluated, never called: as fresh as any
 	return h
 }
 
-// prepareJS makes a runtime with the module evaluated and ctx built.
-func prepareJS(ctx context.Context, prog *jsrt.Program) (*jsInstance, error) {
+// prepareJS makes a runtime with the module evaluated and ctx built, and,
+// when warm, the common built-ins set up.
+func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
 	rt := jsrt.New()
 	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
-	exports, err := prog.Evaluate(rt)
+	var err error
+	if warm {
+		err = jsrt.WarmUp(rt)
+	}
+	var exports goja.Value
+	if err == nil {
+		exports, err = prog.Evaluate(rt)
+	}
 	stop()
 	if err != nil {
 		return nil, fmt.Errorf("evaluating the module: %w", err)
@@ -91,17 +104,13 @@ func prepareJS(ctx context.Context, prog *jsrt.Program) (*jsInstance, error) {
 	return in, nil
 }
 
-// instance returns a fresh runtime for one call, and starts preparing the
-// next ones.
+// instance returns a fresh runtime for one call: a prepared one, or else
+// one made now, without the warm-up (which would only slow this call).
 func (h *jsHook) instance(ctx context.Context) (*jsInstance, error) {
-	select {
-	case in := <-h.ready:
-		h.refill()
+	if in := h.ready.get(); in != nil {
 		return in, nil
-	default:
 	}
-	h.refill()
-	return prepareJS(ctx, h.prog)
+	return prepareJS(ctx, h.prog, false)
 }
 
 // refill prepares runtimes until the hook has its share ready, in one
@@ -116,18 +125,52 @@ func (h *jsHook) refill() {
 		defer h.filling.Store(false)
 		ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 		defer cancel()
-		for len(h.ready) < cap(h.ready) {
-			in, err := prepareJS(ctx, h.prog)
-			if err != nil {
-				return // the call that needs one will prepare it and report
-			}
-			select {
-			case h.ready <- in:
-			default:
-				return
+		for h.ready.len() < prepared {
+			// A drained pool means calls come back to back: then a runtime
+			// soon matters more than a warm one.
+			in, err := prepareJS(ctx, h.prog, h.ready.len() > 0)
+			if err != nil || !h.ready.put(in) {
+				return // on an error, the call that needs a runtime makes it and reports
 			}
 		}
 	}()
+}
+
+// jsPool holds a hook's prepared runtimes, newest first: the newest is the
+// likeliest to be still in a CPU cache.
+type jsPool struct {
+	mu    sync.Mutex
+	items []*jsInstance
+}
+
+func (p *jsPool) get() *jsInstance {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := len(p.items)
+	if n == 0 {
+		return nil
+	}
+	in := p.items[n-1]
+	p.items[n-1] = nil
+	p.items = p.items[:n-1]
+	return in
+}
+
+// put adds in, unless the pool is full.
+func (p *jsPool) put(in *jsInstance) bool {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if len(p.items) >= prepared {
+		return false
+	}
+	p.items = append(p.items, in)
+	return true
+}
+
+func (p *jsPool) len() int {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	return len(p.items)
 }
 
 // Name returns the hook's name: its folder's name.
@@ -151,6 +194,9 @@ func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([
 	in, err := h.instance(c)
 	if err != nil {
 		return false, err
+	}
+	if h.ready.len() <= lowWater {
+		defer h.refill() // after the call: the next runtimes are made between calls
 	}
 	return in.call(c, p, out, args)
 }
