@@ -2,7 +2,8 @@
 // network, no keys) with hooks around every model and tool call, and prints
 // a trace a person can follow line by line: a system-prompt injection, a
 // rewritten argument, a redacted result, a refused call, a cached answer and
-// the outcome the AfterRun hook audits.
+// the outcome the AfterRun hook audits. Most hooks are Go; two are
+// JavaScript, loaded from hooks/ next to this file as an agent declares them.
 //
 //	go run ./examples/agentloop
 package main
@@ -15,6 +16,7 @@ import (
 	"os"
 	"strings"
 	"sync"
+	"time"
 
 	"github.com/rienda/hooks"
 )
@@ -40,14 +42,50 @@ func show(call hooks.ToolCall) string {
 	return call.Name + " " + string(args)
 }
 
+// agentFile declares the JavaScript hooks, as an agent file does.
+const agentFile = `---
+name: notes
+description: Reads notes and summarises them.
+hooks:
+  - today
+  - https-only
+---
+You are a careful assistant.`
+
+// hooksDir finds hooks/ beside this file, from the repository's root (go
+// run ./examples/agentloop) or from this folder (go test).
+func hooksDir() string {
+	if _, err := os.Stat("examples/agentloop/hooks"); err == nil {
+		return "examples/agentloop/hooks"
+	}
+	return "hooks"
+}
+
 func run(ctx context.Context) error {
-	// List order: before-points run top to bottom, after-points bottom to
-	// top, so audit and redact wrap everything below them.
-	chain, err := hooks.NewChain([]hooks.Hook{audit, systemPrompt, redact, guard, sandbox, &cache{}})
+	agent, err := hooks.ParseAgent([]byte(agentFile))
 	if err != nil {
 		return err
 	}
-	r, err := chain.Start(ctx, hooks.Host{Workdir: "/work"}, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
+	loader := hooks.Loader{Dir: hooksDir(), Diagnostics: func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }}
+	jsHooks, err := loader.LoadAgent(agent)
+	if err != nil {
+		return err
+	}
+	// List order: before-points run top to bottom, after-points bottom to
+	// top, so audit and redact wrap everything below them.
+	list := append([]hooks.Hook{audit, systemPrompt}, jsHooks...)
+	list = append(list, redact, guard, sandbox, &cache{})
+	chain, err := hooks.NewChain(list, hooks.WithDiagnostics(func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }))
+	if err != nil {
+		return err
+	}
+	host := hooks.Host{
+		Workdir: "/work",
+		Agent:   agent,
+		System:  hooks.System{Clock: func() time.Time { return time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC) }},
+		Log:     func(hook, line string) { trace(hook, "js: %s", line) }, // ctx.log of the JS hooks
+	}
+	r, err := chain.Start(ctx, host, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
 	if err != nil {
 		return err
 	}
@@ -57,7 +95,7 @@ func run(ctx context.Context) error {
 	messages := []hooks.Message{{Role: "user", Text: "Summarise notes.txt"}}
 	for turn := 1; ; turn++ {
 		fmt.Fprintf(out, "turn %d\n", turn)
-		reply, err := r.CallModel(ctx, hooks.ModelRequest{System: "You are a careful assistant.", Messages: messages}, scriptedModel)
+		reply, err := r.CallModel(ctx, hooks.ModelRequest{System: agent.Prompt, Messages: messages}, scriptedModel)
 		if err != nil {
 			end.Err = err
 			return err
@@ -92,8 +130,9 @@ func scriptedModel(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelRespons
 			{ID: "1", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}}}},
 		{Text: "I will clean up first.", ToolCalls: []hooks.ToolCall{
 			{ID: "2", Name: "shell", Arguments: map[string]any{"command": "rm -rf /work"}}}},
-		{Text: "Let me check the notes again.", ToolCalls: []hooks.ToolCall{
-			{ID: "3", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}}}},
+		{Text: "Let me check the notes again, and the release page.", ToolCalls: []hooks.ToolCall{
+			{ID: "3", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}},
+			{ID: "4", Name: "fetch", Arguments: map[string]any{"url": "http://example.com/release"}}}},
 		{Text: "The notes say: ship on Friday."},
 	}
 	n := c.ModelCalls() - 1 // this call is counted already
@@ -112,6 +151,8 @@ func runTool(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
 	switch call.Name {
 	case "read_file":
 		return hooks.ToolResult{Text: "ship on Friday; API_KEY=sk-live-1234"}, nil
+	case "fetch":
+		return hooks.ToolResult{Text: "200 OK from " + call.Arguments["url"].(string)}, nil
 	default:
 		return hooks.ToolResult{Text: "unknown tool " + call.Name, IsError: true}, nil
 	}

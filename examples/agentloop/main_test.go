@@ -18,13 +18,17 @@ func TestTrace(t *testing.T) {
 	require.NoError(t, run(context.Background()))
 	trace := buf.String()
 
-	assert.Equal(t, 1, strings.Count(trace, "tool           runs"), "only the first read runs the tool:\n%s", trace)
+	assert.Equal(t, 1, strings.Count(trace, "tool           runs read_file"), "only the first read runs the tool:\n%s", trace)
 	assert.Contains(t, trace, `runs read_file {"path":"/work/notes.txt"}`, "the tool sees the rewritten path")
 	assert.Contains(t, trace, `model reads    "rm -rf is not allowed" (error: true)`)
 	assert.NotContains(t, trace, "runs shell", "the refused command never runs")
 	assert.Contains(t, trace, "answers read_file")
 	assert.Equal(t, 2, strings.Count(trace, `model reads    "ship on Friday; API_KEY=[redacted]"`), "the cached answer is redacted too")
 	assert.NotContains(t, trace, "sk-live", "no secret reaches the model")
-	assert.Equal(t, 4, strings.Count(trace, `gets system prompt "You are a careful assistant. Never print secrets."`))
+	assert.Equal(t, 4, strings.Count(trace, `gets system prompt "You are a careful assistant. Never print secrets. Today is 2026-12-03."`),
+		"the Go and the JS hook add to the prompt on every turn")
+	assert.Contains(t, trace, `https-only     js: rewrites url "http://example.com/release" to "https://example.com/release"`)
+	assert.Contains(t, trace, `tool           runs fetch {"url":"https://example.com/release"}`, "the tool sees the JS rewrite")
+	assert.NotContains(t, trace, "diagnostic")
 	assert.True(t, strings.HasSuffix(trace, "run demo completed after 4 model calls (audit)\n"), trace)
 }
