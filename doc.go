@@ -84,4 +84,59 @@
 // id, states, memo results and model-call count as versioned JSON, and
 // Chain.Resume continues it in another process, calling BeforeRun again
 // with Resumed true.
+//
+// # JavaScript hooks
+//
+// A Loader loads <Dir>/<name>/index.js (Dir defaults to ~/.rienda/hooks;
+// hooks are global, never read from a workspace), a CommonJS module that
+// exports one function per point it handles: beforeRun, afterRun,
+// beforeModelRequest, afterModelResponse, beforeToolExecute,
+// afterToolExecute. It may require the relative .js and .json files of its
+// own folder, all compiled once at load. Nothing outside Dir is read: a
+// hook folder that is a symbolic link out of Dir is an error, and a file
+// linked from outside the hook's folder is left out with a diagnostic. A
+// broken hook (a syntax error, a module that throws, an export that is not
+// a function or not named after a point) loads with diagnostics and handles
+// only its valid exports; it never fails a run. An agent file (ParseAgent)
+// declares the hooks to load, in order; Loader.LoadAgent fails with
+// ErrUnknownHook for one that does not exist.
+//
+// Every call runs in a fresh goja runtime, so no JavaScript state survives
+// a call (module variables and globalThis start over); to remember
+// something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
+// of need, module evaluated and common built-ins set up, four per hook at
+// most (about 100 KB each), and each is used once.
+//
+// An export gets (ctx, payload) — afterToolExecute gets (ctx, call,
+// result) — as copies: call {id, name, arguments}, request {system,
+// messages}, response {text, toolCalls}, result {text, isError, value},
+// start {runId, input, resumed}, event {runId, outcome, reason, output}.
+// request.messages and response.toolCalls are frozen: changing them has no
+// effect (an assignment is ignored, or throws in strict mode; push throws),
+// and a returned messages is ignored with a diagnostic. It returns nothing (no opinion) or an object
+// with the fields of the point's patch: {allow, reason, arguments, result},
+// {system, respond, end: {output}}, {text, end, continue}, {text, isError,
+// value}, or, from beforeRun, {state}; undefined and null keep. Returned
+// values pass through JSON.stringify and encoding/json: numbers come back
+// as float64 (an integer 3 is float64(3)), objects as map[string]any, and
+// field names match without regard to case. An async export, or one that
+// returns a Promise, is awaited; there are no timers or I/O in the runtime,
+// so a Promise still pending once nothing is left to run is an error that
+// says so.
+//
+// ctx has workdir, session {id}, agent {name, description, model, tools,
+// hooks}, config, env, state, system {os, arch, hostname, now()}, file
+// {read, write, append, exists} (text, relative to workdir), http {request({
+// method, url, headers, body, timeoutMs}), get(url, options), post(url,
+// body, options)} (synchronous; a body that is not a string is sent as JSON;
+// the reply is {status, headers, body}), log(...) (reaches Host.Log while
+// the hook runs), confirm({title, body}) (blocks until answered), notify({
+// title, body}) and memo(key, fn) (fn is synchronous and returns JSON). They
+// are the capabilities of the Go Context.
+//
+// JavaScript hooks default to policy Report: a throw is a diagnostic with
+// the JavaScript stack (file:line:column), and the hook counts as having no
+// opinion. Cancelling the call's context interrupts the running hook, even
+// in an endless loop; a recursion deeper than 4096 calls is an error, not a
+// crash. There is no timeout but the context's.
 package hooks

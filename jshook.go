@@ -24,6 +24,13 @@ const (
 	lowWater = 2
 )
 
+// backToBack is the gap between calls under which a hook whose pool ran
+// dry stops refilling it: agent loops space calls by milliseconds.
+const backToBack = time.Millisecond
+
+// epoch makes call times monotonic durations that fit an atomic.
+var epoch = time.Now()
+
 // evalTimeout bounds the evaluation of a module outside any call: at load
 // and when preparing runtimes ahead. A call's own evaluation has no timeout
 // but its context, like the call.
@@ -39,6 +46,8 @@ type jsHook struct {
 	exports [len(runPoints)]bool
 	ready   jsPool
 	filling atomic.Bool
+	lastEnd atomic.Int64 // when the last call ended, as time.Since(epoch)
+	dry     atomic.Bool  // calls came back to back and found no runtime ready
 	refills sync.WaitGroup // running refills (benchmarks wait on it)
 }
 
@@ -106,11 +115,12 @@ func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance,
 
 // instance returns a fresh runtime for one call: a prepared one, or else
 // one made now, without the warm-up (which would only slow this call).
-func (h *jsHook) instance(ctx context.Context) (*jsInstance, error) {
+func (h *jsHook) instance(ctx context.Context) (in *jsInstance, prepared bool, err error) {
 	if in := h.ready.get(); in != nil {
-		return in, nil
+		return in, true, nil
 	}
-	return prepareJS(ctx, h.prog, false)
+	in, err = prepareJS(ctx, h.prog, false)
+	return in, false, err
 }
 
 // refill prepares runtimes until the hook has its share ready, in one
@@ -126,9 +136,7 @@ func (h *jsHook) refill() {
 		ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 		defer cancel()
 		for h.ready.len() < prepared {
-			// A drained pool means calls come back to back: then a runtime
-			// soon matters more than a warm one.
-			in, err := prepareJS(ctx, h.prog, h.ready.len() > 0)
+			in, err := prepareJS(ctx, h.prog, true)
 			if err != nil || !h.ready.put(in) {
 				return // on an error, the call that needs a runtime makes it and reports
 			}
@@ -191,13 +199,25 @@ func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([
 	if h.prog == nil {
 		return false, fmt.Errorf("hook %q did not load: it handles no point", h.name)
 	}
-	in, err := h.instance(c)
+	in, fromPool, err := h.instance(c)
 	if err != nil {
 		return false, err
 	}
-	if h.ready.len() <= lowWater {
-		defer h.refill() // after the call: the next runtimes are made between calls
+	// Refill after the call, so that the next runtimes are made between
+	// calls; but not once calls come back to back and run the pool dry:
+	// there, a refill only competes with the calls for the CPU. A call
+	// after a pause ends that.
+	spaced := time.Since(epoch)-time.Duration(h.lastEnd.Load()) > backToBack
+	if spaced {
+		h.dry.Store(false)
 	}
+	switch {
+	case !fromPool && !spaced:
+		h.dry.Store(true)
+	case !fromPool, !h.dry.Load() && h.ready.len() <= lowWater:
+		defer h.refill()
+	}
+	defer func() { h.lastEnd.Store(int64(time.Since(epoch))) }()
 	return in.call(c, p, out, args)
 }
 
