@@ -46,8 +46,8 @@ type jsHook struct {
 	exports [len(runPoints)]bool
 	ready   jsPool
 	filling atomic.Bool
-	lastEnd atomic.Int64 // when the last call ended, as time.Since(epoch)
-	dry     atomic.Bool  // calls came back to back and found no runtime ready
+	lastEnd atomic.Int64   // when the last call ended, as time.Since(epoch)
+	dry     atomic.Bool    // calls came back to back and found no runtime ready
 	refills sync.WaitGroup // running refills (benchmarks wait on it)
 }
 
