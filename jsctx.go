@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"slices"
 	"strings"
 	"time"
 
@@ -20,56 +21,109 @@ import (
 const maxHTTPBody = 16 << 20
 
 // newCtx builds the ctx a JavaScript hook gets: the capabilities of the Go
-// Context, read from in.cur when the hook touches them (a hook that reads
-// nothing pays for nothing).
+// Context (in.cur). It is one dynamic object whose members are made when
+// the hook first reads them, so that a hook pays only for what it uses and
+// preparing a runtime stays cheap.
 func (in *jsInstance) newCtx() *goja.Object {
-	rt := in.rt
-	o := rt.NewObject()
-	lazy := func(name string, build func(c *Context) (goja.Value, error)) {
-		var cached goja.Value
-		get := rt.ToValue(func(goja.FunctionCall) goja.Value {
-			if cached == nil {
-				v, err := build(in.cur)
-				if err != nil {
-					panic(rt.NewGoError(err))
-				}
-				cached = v
+	return in.rt.NewDynamicObject(&jsCtx{in: in, members: map[string]goja.Value{}})
+}
+
+// jsCtx is the handler of ctx.
+type jsCtx struct {
+	in      *jsInstance
+	members map[string]goja.Value // made so far, and what the hook set
+}
+
+var jsCtxKeys = []string{"workdir", "session", "agent", "config", "env", "state", "system",
+	"file", "http", "log", "confirm", "notify", "memo"}
+
+func (x *jsCtx) Get(key string) goja.Value {
+	if v, ok := x.members[key]; ok {
+		return v
+	}
+	v, err := x.make(key)
+	if err != nil {
+		panic(x.in.rt.NewGoError(err))
+	}
+	if v != nil {
+		x.members[key] = v
+	}
+	return v
+}
+
+// make builds the member key, or returns nil for a key ctx does not have.
+func (x *jsCtx) make(key string) (goja.Value, error) {
+	in, rt, c := x.in, x.in.rt, x.in.cur
+	value := func(v any) (goja.Value, error) { return jsrt.ToJS(rt, v, false) }
+	switch key {
+	case "workdir":
+		return value(c.Workdir)
+	case "session":
+		return value(map[string]any{"id": c.Session.ID})
+	case "agent":
+		return value(agentJS(c.Agent))
+	case "config":
+		return value(orEmpty(c.Config))
+	case "env":
+		return value(orEmpty(c.Env))
+	case "state":
+		return value(c.State())
+	case "system":
+		return in.systemJS(c)
+	case "file":
+		return in.fileJS(), nil
+	case "http":
+		return in.httpJS(), nil
+	case "log":
+		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			args := make([]any, len(call.Arguments))
+			for i, a := range call.Arguments {
+				args[i] = in.logText(a)
 			}
-			return cached
-		})
-		_ = o.DefineAccessorProperty(name, get, nil, goja.FLAG_FALSE, goja.FLAG_TRUE)
+			in.cur.Log(args...)
+			return goja.Undefined()
+		}), nil
+	case "confirm":
+		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			title, body := in.titleBody(call.Argument(0))
+			return rt.ToValue(in.cur.Confirm(Prompt{Title: title, Body: body}))
+		}), nil
+	case "notify":
+		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			title, body := in.titleBody(call.Argument(0))
+			in.cur.Notify(Notice{Title: title, Body: body})
+			return goja.Undefined()
+		}), nil
+	case "memo":
+		return rt.ToValue(in.memo), nil
 	}
-	value := func(v func(c *Context) any) func(c *Context) (goja.Value, error) {
-		return func(c *Context) (goja.Value, error) { return jsrt.ToJS(rt, v(c), false) }
-	}
-	lazy("workdir", value(func(c *Context) any { return c.Workdir }))
-	lazy("session", value(func(c *Context) any { return map[string]any{"id": c.Session.ID} }))
-	lazy("agent", value(func(c *Context) any { return agentJS(c.Agent) }))
-	lazy("config", value(func(c *Context) any { return orEmpty(c.Config) }))
-	lazy("env", value(func(c *Context) any { return orEmpty(c.Env) }))
-	lazy("state", value(func(c *Context) any { return c.State() }))
-	lazy("system", in.systemJS)
-	_ = o.Set("file", in.fileJS())
-	_ = o.Set("http", in.httpJS())
-	_ = o.Set("log", func(call goja.FunctionCall) goja.Value {
-		args := make([]any, len(call.Arguments))
-		for i, a := range call.Arguments {
-			args[i] = in.logText(a)
+	return nil, nil
+}
+
+// Set lets a hook add to its ctx (the ctx of this one call).
+func (x *jsCtx) Set(key string, v goja.Value) bool {
+	x.members[key] = v
+	return true
+}
+
+func (x *jsCtx) Has(key string) bool {
+	_, set := x.members[key]
+	return set || slices.Contains(jsCtxKeys, key)
+}
+
+func (x *jsCtx) Delete(key string) bool {
+	delete(x.members, key)
+	return true
+}
+
+func (x *jsCtx) Keys() []string {
+	keys := append([]string(nil), jsCtxKeys...)
+	for k := range x.members {
+		if !slices.Contains(jsCtxKeys, k) {
+			keys = append(keys, k)
 		}
-		in.cur.Log(args...)
-		return goja.Undefined()
-	})
-	_ = o.Set("confirm", func(call goja.FunctionCall) goja.Value {
-		title, body := in.titleBody(call.Argument(0))
-		return rt.ToValue(in.cur.Confirm(Prompt{Title: title, Body: body}))
-	})
-	_ = o.Set("notify", func(call goja.FunctionCall) goja.Value {
-		title, body := in.titleBody(call.Argument(0))
-		in.cur.Notify(Notice{Title: title, Body: body})
-		return goja.Undefined()
-	})
-	_ = o.Set("memo", in.memo)
-	return o
+	}
+	return keys
 }
 
 func orEmpty[M ~map[string]V, V any](m M) M {
