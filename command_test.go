@@ -277,6 +277,8 @@ func TestTrustDecisions(t *testing.T) {
 	recommend := func(name string) hooks.Hook {
 		return trustHook{name: name, approve: true}
 	}
+	jsRecommend, err := hooks.CompileJS("js-trust", `exports.beforeTrustDecision = (ctx, req) => ({ approve: req.isNew && req.decision === "ask" && req.path.length > 0 })`, nil)
+	require.NoError(t, err)
 	blockAll := commandHooks(t, entry("pre_trust_decision", "/bin/sh", "-c", `cat >/dev/null; echo '{"decision":"block","reason":"no"}'`))
 	allowAll := commandHooks(t, entry("pre_trust_decision", script(t, "allow.sh")))
 	failing := commandHooks(t, with(entry("pre_trust_decision", script(t, "fail.sh")), "failClosed", true))
@@ -293,6 +295,8 @@ func TestTrustDecisions(t *testing.T) {
 		"a command allow leaves it to the rest": {append(allowAll, recommend("r")), hooks.Ask, hooks.Trusted},
 		"failClosed denies on failure":          {failing, hooks.Ask, hooks.Untrusted},
 		"no hooks keep the tentative decision":  {nil, hooks.Ask, hooks.Ask},
+		"a JS recommendation upgrades ask":      {[]hooks.Hook{jsRecommend}, hooks.Ask, hooks.Trusted},
+		"a JS recommendation is only that":      {append(blockAll, jsRecommend), hooks.Ask, hooks.Untrusted},
 	} {
 		var rec recorder
 		chain, err := hooks.NewChain(tc.hooks, hooks.WithDiagnostics(rec.diagnose))

@@ -91,7 +91,7 @@
 // hooks are global, never read from a workspace), a CommonJS module that
 // exports one function per point it handles: beforeRun, afterRun,
 // beforeModelRequest, afterModelResponse, beforeToolExecute,
-// afterToolExecute. It may require the relative .js and .json files of its
+// afterToolExecute, and beforeTrustDecision (see Chain.DecideTrust). It may require the relative .js and .json files of its
 // own folder, all compiled once at load. Nothing outside Dir is read: a
 // hook folder that is a symbolic link out of Dir is an error, and a file
 // linked from outside the hook's folder is left out with a diagnostic. A
@@ -110,13 +110,14 @@
 // An export gets (ctx, payload) — afterToolExecute gets (ctx, call,
 // result) — as copies: call {id, name, arguments}, request {system,
 // messages}, response {text, toolCalls}, result {text, isError, value},
-// start {runId, input, resumed}, event {runId, outcome, reason, output}.
+// start {runId, input, resumed}, event {runId, outcome, reason, output},
+// trust {path, decision, isNew}.
 // request.messages and response.toolCalls are frozen: changing them has no
 // effect (an assignment is ignored, or throws in strict mode; push throws),
 // and a returned messages is ignored with a diagnostic. It returns nothing (no opinion) or an object
 // with the fields of the point's patch: {allow, reason, arguments, result},
 // {system, respond, end: {output}}, {text, end, continue}, {text, isError,
-// value}, or, from beforeRun, {state}; undefined and null keep. Returned
+// value}, {approve} or, from beforeRun, {state}; undefined and null keep. Returned
 // values pass through JSON.stringify and encoding/json: numbers come back
 // as float64 (an integer 3 is float64(3)), objects as map[string]any, and
 // field names match without regard to case. An async export, or one that

@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -43,7 +45,7 @@ const evalTimeout = 10 * time.Second
 type jsHook struct {
 	name    string
 	prog    *jsrt.Program // nil: a broken hook, handling nothing
-	exports [len(runPoints)]bool
+	exports [len(runPoints) + 1]bool // by pointIndex
 	ready   jsPool
 	filling atomic.Bool
 	lastEnd atomic.Int64   // when the last call ended, as time.Since(epoch)
@@ -378,6 +380,22 @@ func (h *jsHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult) (*T
 	return &ToolResultPatch{Text: out.Text, IsError: out.IsError, Value: out.Value}, nil
 }
 
+// BeforeTrustDecision runs beforeTrustDecision(ctx, {path, decision,
+// isNew}); {approve: true} recommends trusting the project (it can only
+// upgrade ask to trusted).
+func (h *jsHook) BeforeTrustDecision(c *Context, req TrustRequest) (*TrustPatch, error) {
+	var out struct {
+		Approve bool `json:"approve"`
+	}
+	ok, err := h.call(c, BeforeTrustDecision, &out, func(in *jsInstance) ([]goja.Value, error) {
+		return in.values(map[string]any{"path": req.Path, "decision": string(req.Decision), "isNew": req.IsNew})
+	})
+	if !ok {
+		return nil, err
+	}
+	return &TrustPatch{Approve: out.Approve}, nil
+}
+
 func toolCallJS(call ToolCall) map[string]any {
 	args := call.Arguments
 	if args == nil {
@@ -416,25 +434,22 @@ func (in *jsInstance) object(fields, frozen map[string]any) ([]goja.Value, error
 	return []goja.Value{o}, nil
 }
 
-// pointIndex is p's place in runPoints, or -1 for a point JS hooks do not have.
+// jsPoints are the exports a JavaScript hook may have: the run's points
+// and the trust decision.
+var jsPoints = [len(runPoints) + 1]Point{BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse,
+	BeforeToolExecute, AfterToolExecute, BeforeTrustDecision}
+
+// pointIndex is p's place in jsPoints, or -1.
 func pointIndex(p Point) int {
-	for i, q := range runPoints {
-		if p == q {
-			return i
-		}
-	}
-	return -1
+	return slices.Index(jsPoints[:], p)
 }
 
 func validPointNames() string {
-	s := ""
-	for i, p := range runPoints {
-		if i > 0 {
-			s += ", "
-		}
-		s += string(p)
+	names := make([]string, len(jsPoints))
+	for i, p := range jsPoints {
+		names[i] = string(p)
 	}
-	return s
+	return strings.Join(names, ", ")
 }
 
 // typeOf describes a JavaScript value for a message: "a function", "a string".

@@ -62,7 +62,7 @@ func TestBrokenHookLoadsWithDiagnostics(t *testing.T) {
 	h, err := testLoader(&rec).Load("broken")
 	require.NoError(t, err, "a broken hook never fails the load")
 	msgs := diagTexts(rec.diagnostics())
-	assert.Contains(t, msgs, `export "beforeToolExecution" is not a point: ignored; the points are beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute`)
+	assert.Contains(t, msgs, `export "beforeToolExecution" is not a point: ignored; the points are beforeRun, afterRun, beforeModelRequest, afterModelResponse, beforeToolExecute, afterToolExecute, beforeTrustDecision`)
 	assert.Contains(t, msgs, `export "afterRun" is a string, not a function: ignored`)
 	for _, d := range rec.diagnostics() {
 		assert.Equal(t, "broken", d.Hook)
