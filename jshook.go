@@ -44,7 +44,7 @@ const evalTimeout = 10 * time.Second
 // path; a call that finds none ready prepares its own.
 type jsHook struct {
 	name    string
-	prog    *jsrt.Program // nil: a broken hook, handling nothing
+	prog    *jsrt.Program            // nil: a broken hook, handling nothing
 	exports [len(runPoints) + 1]bool // by pointIndex
 	ready   jsPool
 	filling atomic.Bool
