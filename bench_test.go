@@ -1,8 +1,11 @@
 package hooks_test
 
 import (
+	"bytes"
 	"context"
 	"fmt"
+	"os/exec"
+	"path/filepath"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -76,4 +79,37 @@ func benchChain(b *testing.B, hs []hooks.Hook) {
 			b.Fatal("unexpected decision")
 		}
 	}
+}
+
+// BenchmarkCommandExec spawns testdata/commands/allow.sh with os/exec,
+// writes it an envelope and reads its output: the floor for a command hook.
+func BenchmarkCommandExec(b *testing.B) {
+	path, err := filepath.Abs("testdata/commands/allow.sh")
+	if err != nil {
+		b.Fatal(err)
+	}
+	stdin := []byte(`{"event":"pre_tool_call","subject":"shell","toolName":"shell","arguments":"{\"command\":\"ls\"}"}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		cmd := exec.Command(path)
+		cmd.Env = []string{} // as the hook's run has (benchChain's Host.Env)
+		cmd.Stdin = bytes.NewReader(stdin)
+		if out, err := cmd.Output(); err != nil || string(out) != "{}\n" {
+			b.Fatalf("%v %q", err, out)
+		}
+	}
+}
+
+// BenchmarkCommandHook runs the same script as a pre_tool_call command hook
+// through Run.BeforeToolExecute.
+func BenchmarkCommandHook(b *testing.B) {
+	path, err := filepath.Abs("testdata/commands/allow.sh")
+	if err != nil {
+		b.Fatal(err)
+	}
+	hs, err := hooks.CommandHooks([]byte(fmt.Sprintf(`{"hooks":[{"event":"pre_tool_call","command":[%q]}]}`, path)))
+	if err != nil {
+		b.Fatal(err)
+	}
+	benchChain(b, hs)
 }
