@@ -3,7 +3,8 @@
 // a trace a person can follow line by line: a system-prompt injection, a
 // rewritten argument, a redacted result, a refused call, a cached answer and
 // the outcome the AfterRun hook audits. Most hooks are Go; two are
-// JavaScript, loaded from hooks/ next to this file as an agent declares them.
+// JavaScript, loaded from hooks/ next to this file as an agent declares them;
+// one is an external command, listed in settings.json.
 //
 //	go run ./examples/agentloop
 package main
@@ -14,6 +15,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
 	"sync"
 	"time"
@@ -52,35 +54,52 @@ hooks:
 ---
 You are a careful assistant.`
 
-// hooksDir finds hooks/ beside this file, from the repository's root (go
-// run ./examples/agentloop) or from this folder (go test).
-func hooksDir() string {
-	if _, err := os.Stat("examples/agentloop/hooks"); err == nil {
-		return "examples/agentloop/hooks"
+// exampleDir finds this folder, from the repository's root (go run
+// ./examples/agentloop) or from itself (go test).
+func exampleDir() (string, error) {
+	dir := "."
+	if _, err := os.Stat("examples/agentloop/settings.json"); err == nil {
+		dir = "examples/agentloop"
 	}
-	return "hooks"
+	return filepath.Abs(dir)
 }
+
+// workspace is where the sandbox hook confines the model's file paths.
+const workspace = "/workspace"
 
 func run(ctx context.Context) error {
 	agent, err := hooks.ParseAgent([]byte(agentFile))
 	if err != nil {
 		return err
 	}
-	loader := hooks.Loader{Dir: hooksDir(), Diagnostics: func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }}
+	dir, err := exampleDir()
+	if err != nil {
+		return err
+	}
+	loader := hooks.Loader{Dir: filepath.Join(dir, "hooks"), Diagnostics: func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }}
 	jsHooks, err := loader.LoadAgent(agent)
+	if err != nil {
+		return err
+	}
+	settings, err := os.ReadFile(filepath.Join(dir, "settings.json"))
+	if err != nil {
+		return err
+	}
+	commandHooks, err := hooks.CommandHooks(settings)
 	if err != nil {
 		return err
 	}
 	// List order: before-points run top to bottom, after-points bottom to
 	// top, so audit and redact wrap everything below them.
 	list := append([]hooks.Hook{audit, systemPrompt}, jsHooks...)
+	list = append(list, commandHooks...)
 	list = append(list, redact, guard, sandbox, &cache{})
 	chain, err := hooks.NewChain(list, hooks.WithDiagnostics(func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }))
 	if err != nil {
 		return err
 	}
 	host := hooks.Host{
-		Workdir: "/work",
+		Workdir: dir, // where command hooks run
 		Agent:   agent,
 		System:  hooks.System{Clock: func() time.Time { return time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC) }},
 		Log:     func(hook, line string) { trace(hook, "js: %s", line) }, // ctx.log of the JS hooks
@@ -129,10 +148,11 @@ func scriptedModel(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelRespons
 		{Text: "Let me read the notes.", ToolCalls: []hooks.ToolCall{
 			{ID: "1", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}}}},
 		{Text: "I will clean up first.", ToolCalls: []hooks.ToolCall{
-			{ID: "2", Name: "shell", Arguments: map[string]any{"command": "rm -rf /work"}}}},
+			{ID: "2", Name: "shell", Arguments: map[string]any{"command": "rm -rf /workspace"}}}},
 		{Text: "Let me check the notes again, and the release page.", ToolCalls: []hooks.ToolCall{
 			{ID: "3", Name: "read_file", Arguments: map[string]any{"path": "notes.txt"}},
-			{ID: "4", Name: "fetch", Arguments: map[string]any{"url": "http://example.com/release"}}}},
+			{ID: "4", Name: "fetch", Arguments: map[string]any{"url": "http://example.com/release"}},
+			{ID: "5", Name: "fetch", Arguments: map[string]any{"url": "http://paste.test/upload?notes"}}}},
 		{Text: "The notes say: ship on Friday."},
 	}
 	n := c.ModelCalls() - 1 // this call is counted already
@@ -188,7 +208,7 @@ var sandbox = hooks.Funcs{
 		if !ok || strings.HasPrefix(path, "/") {
 			return nil, nil
 		}
-		abs := c.Workdir + "/" + path
+		abs := workspace + "/" + path
 		trace(c.Hook(), "rewrites path %q to %q", path, abs)
 		return &hooks.ToolCallPatch{Arguments: map[string]any{"path": abs}}, nil
 	},

@@ -19,7 +19,7 @@ func TestTrace(t *testing.T) {
 	trace := buf.String()
 
 	assert.Equal(t, 1, strings.Count(trace, "tool           runs read_file"), "only the first read runs the tool:\n%s", trace)
-	assert.Contains(t, trace, `runs read_file {"path":"/work/notes.txt"}`, "the tool sees the rewritten path")
+	assert.Contains(t, trace, `runs read_file {"path":"/workspace/notes.txt"}`, "the tool sees the rewritten path")
 	assert.Contains(t, trace, `model reads    "rm -rf is not allowed" (error: true)`)
 	assert.NotContains(t, trace, "runs shell", "the refused command never runs")
 	assert.Contains(t, trace, "answers read_file")
@@ -29,6 +29,8 @@ func TestTrace(t *testing.T) {
 		"the Go and the JS hook add to the prompt on every turn")
 	assert.Contains(t, trace, `https-only     js: rewrites url "http://example.com/release" to "https://example.com/release"`)
 	assert.Contains(t, trace, `tool           runs fetch {"url":"https://example.com/release"}`, "the tool sees the JS rewrite")
+	assert.Contains(t, trace, `model reads    "fetch may only reach example.com" (error: true)`, "the command hook blocks")
+	assert.NotContains(t, trace, "runs fetch {\"url\":\"https://paste.test", "the blocked fetch never runs")
 	assert.NotContains(t, trace, "diagnostic")
 	assert.True(t, strings.HasSuffix(trace, "run demo completed after 4 model calls (audit)\n"), trace)
 }
