@@ -140,4 +140,22 @@
 // opinion. Cancelling the call's context interrupts the running hook, even
 // in an endless loop; a recursion deeper than 4096 calls is an error, not a
 // crash. There is no timeout but the context's.
+//
+// # Command hooks and trust
+//
+// CommandHooks turns the "hooks" list of a settings file into hooks that
+// run external programs (seed 004): each entry an event (session_start,
+// session_end, turn_start, turn_end, pre_tool_call, post_tool_call,
+// pre_trust_decision), an optional matcher, an argv run without a shell,
+// a timeout. A command reads a JSON envelope on stdin; for pre_tool_call
+// and pre_trust_decision it may answer {"decision":"block","reason":…} on
+// stdout, and every other event is advisory (its output is logged). A
+// failing command fails open, as a diagnostic, unless its entry sets
+// failClosed. The process group is killed at the timeout and on
+// cancellation, so nothing is left running.
+//
+// Chain.DecideTrust decides whether a project is trusted: command hooks
+// first (a block makes it untrusted and ends the decision), then the
+// recommendations of Go and JavaScript hooks (BeforeTrustDecision), which
+// can only upgrade ask to trusted and never weaken a denial.
 package hooks
