@@ -113,3 +113,23 @@ func BenchmarkCommandHook(b *testing.B) {
 	}
 	benchChain(b, hs)
 }
+
+// BenchmarkChainTraced is BenchmarkChain with a trace that keeps nothing:
+// what tracing costs when it is on.
+func BenchmarkChainTraced(b *testing.B) {
+	chain, err := hooks.NewChain(tenNops(), hooks.WithTrace(func(hooks.TraceEvent) {}))
+	if err != nil {
+		b.Fatal(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{Env: map[string]string{}}, hooks.RunStart{RunID: "bench"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := run.BeforeToolExecute(ctx, benchCall); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

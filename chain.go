@@ -11,6 +11,7 @@ type Option interface{ apply(*options) }
 type options struct {
 	diagnostics func(Diagnostic)
 	listOrder   bool
+	trace       func(TraceEvent)
 }
 
 type optionFunc func(*options)

@@ -72,9 +72,12 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	}
 	c := r.context(ctx)
 	defer r.release(c)
+	t0 := r.started()
 	for _, e := range r.chain.beforeRun {
 		c.hook = e.index
 		p, err := callBeforeRun(e.h, c, start)
+		d, changed := p.decision()
+		t0 = r.traced(t0, BeforeRun, e.index, e.policy, d, changed, "", err)
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
 				outcome := Failed
@@ -136,12 +139,15 @@ func (r *Run) afterRun(ctx context.Context, end RunEnd, stop int) {
 	ctx = context.WithoutCancel(ctx)
 	c := r.context(ctx)
 	defer r.release(c)
+	t0 := r.started()
 	for _, e := range r.chain.afterRun {
 		if stop > 0 && e.index >= stop {
 			continue
 		}
 		c.hook = e.index
-		if err := callAfterRun(e.h, c, end); err != nil {
+		err := callAfterRun(e.h, c, end)
+		t0 = r.traced(t0, AfterRun, e.index, Report, NoOpinion, nil, "", err)
+		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
 		}
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -62,18 +63,30 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	defer r.release(c)
 	var step ModelStep
 	hs := r.chain.beforeModel
+	one := r.chain.opts.trace != nil
+	var t0 time.Time
+	if one {
+		t0 = time.Now()
+	}
 	for i := 0; ; i++ {
-		at, p, err := nextBeforeModel(hs, c, req, i)
+		at, p, err := nextBeforeModel(hs, c, req, i, one)
 		if at == len(hs) {
 			break
 		}
 		i = at
 		e := hs[at]
+		if one {
+			d, changed := p.decision()
+			t0 = r.traced(t0, BeforeModelRequest, e.index, e.policy, d, changed, "", err)
+		}
 		if err != nil {
 			if err = r.failure(ctx, BeforeModelRequest, e.index, e.policy, err); err != nil {
 				step.Request = req
 				return step, err
 			}
+			continue
+		}
+		if p == nil {
 			continue
 		}
 		if p.System != nil {
@@ -120,18 +133,30 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	var reply ModelReply
 	continuedBy := -1
 	hs := r.chain.afterModel
+	one := r.chain.opts.trace != nil
+	var t0 time.Time
+	if one {
+		t0 = time.Now()
+	}
 	for i := 0; ; i++ {
-		at, p, err := nextAfterModel(hs, c, resp, i, step.stop)
+		at, p, err := nextAfterModel(hs, c, resp, i, step.stop, one)
 		if at == len(hs) {
 			break
 		}
 		i = at
 		e := hs[at]
+		if one {
+			d, changed := p.decision()
+			t0 = r.traced(t0, AfterModelResponse, e.index, e.policy, d, changed, "", err)
+		}
 		if err != nil {
 			if err = r.failure(ctx, AfterModelResponse, e.index, e.policy, err); err != nil {
 				reply.Response = resp
 				return reply, err
 			}
+			continue
+		}
+		if p == nil {
 			continue
 		}
 		if p.Text != nil {
@@ -173,13 +198,22 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
 	defer r.release(c)
+	one := r.chain.opts.trace != nil
+	var t0 time.Time
+	if one {
+		t0 = time.Now()
+	}
 	for i := 0; ; i++ {
-		at, p, err := nextBeforeTool(hs, c, call, i)
+		at, p, err := nextBeforeTool(hs, c, call, i, one)
 		if at == len(hs) {
 			break
 		}
 		i = at
 		e := hs[at]
+		if one {
+			d, changed, reason := p.decision()
+			t0 = r.traced(t0, BeforeToolExecute, e.index, e.policy, d, changed, reason, err)
+		}
 		if err != nil {
 			var te *ToolError
 			switch {
@@ -197,6 +231,9 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 			}
 			step.Call = call
 			return step, nil
+		}
+		if p == nil {
+			continue
 		}
 		if p.Arguments != nil {
 			if !step.rewritten {
@@ -252,17 +289,29 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	c.call, c.hasCall = step.original(), true
 	defer r.release(c)
 	hs := r.chain.afterTool
+	one := r.chain.opts.trace != nil
+	var t0 time.Time
+	if one {
+		t0 = time.Now()
+	}
 	for i := 0; ; i++ {
-		at, p, err := nextAfterTool(hs, c, step.Call, res, i, step.stop)
+		at, p, err := nextAfterTool(hs, c, step.Call, res, i, step.stop, one)
 		if at == len(hs) {
 			break
 		}
 		i = at
 		e := hs[at]
+		if one {
+			d, changed := p.decision()
+			t0 = r.traced(t0, AfterToolExecute, e.index, e.policy, d, changed, "", err)
+		}
 		if err != nil {
 			if err = r.failure(ctx, AfterToolExecute, e.index, e.policy, err); err != nil {
 				return res, err
 			}
+			continue
+		}
+		if p == nil {
 			continue
 		}
 		if p.Text != nil {
@@ -339,50 +388,50 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 // keeps a chain of hooks without opinion close to direct calls. Hooks with
 // list index >= stop (when stop > 0) were not entered and are skipped.
 
-func nextBeforeModel(hs []entry[BeforeModelRequestHook], c *Context, req ModelRequest, i int) (at int, p *ModelRequestPatch, err error) {
+func nextBeforeModel(hs []entry[BeforeModelRequestHook], c *Context, req ModelRequest, i int, one bool) (at int, p *ModelRequestPatch, err error) {
 	defer recoverPanic(&err)
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
-		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil {
+		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil || one {
 			return at, p, err
 		}
 	}
 	return at, nil, nil
 }
 
-func nextAfterModel(hs []entry[AfterModelResponseHook], c *Context, resp ModelResponse, i, stop int) (at int, p *ModelResponsePatch, err error) {
+func nextAfterModel(hs []entry[AfterModelResponseHook], c *Context, resp ModelResponse, i, stop int, one bool) (at int, p *ModelResponsePatch, err error) {
 	defer recoverPanic(&err)
 	for at = i; at < len(hs); at++ {
 		if stop > 0 && hs[at].index >= stop {
 			continue
 		}
 		c.hook = hs[at].index
-		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil {
+		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil || one {
 			return at, p, err
 		}
 	}
 	return at, nil, nil
 }
 
-func nextBeforeTool(hs []entry[BeforeToolExecuteHook], c *Context, call ToolCall, i int) (at int, p *ToolCallPatch, err error) {
+func nextBeforeTool(hs []entry[BeforeToolExecuteHook], c *Context, call ToolCall, i int, one bool) (at int, p *ToolCallPatch, err error) {
 	defer recoverPanic(&err)
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
-		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil {
+		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil || one {
 			return at, p, err
 		}
 	}
 	return at, nil, nil
 }
 
-func nextAfterTool(hs []entry[AfterToolExecuteHook], c *Context, call ToolCall, res ToolResult, i, stop int) (at int, p *ToolResultPatch, err error) {
+func nextAfterTool(hs []entry[AfterToolExecuteHook], c *Context, call ToolCall, res ToolResult, i, stop int, one bool) (at int, p *ToolResultPatch, err error) {
 	defer recoverPanic(&err)
 	for at = i; at < len(hs); at++ {
 		if stop > 0 && hs[at].index >= stop {
 			continue
 		}
 		c.hook = hs[at].index
-		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil {
+		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil || one {
 			return at, p, err
 		}
 	}
