@@ -35,7 +35,26 @@ var out io.Writer = os.Stdout
 
 // trace prints one line of the trace, indented under the turn it belongs to.
 func trace(who, format string, args ...any) {
-	fmt.Fprintf(out, "  %-14s %s\n", who, fmt.Sprintf(format, args...))
+	fmt.Fprintf(out, "  %-16s %s\n", who, fmt.Sprintf(format, args...))
+}
+
+// decided prints what a hook decided, from the chain's trace, under the
+// lines the hooks print themselves: every decision but "no opinion".
+func decided(e hooks.TraceEvent) {
+	if e.Decision == hooks.NoOpinion {
+		return
+	}
+	line := string(e.Decision)
+	if len(e.Changed) > 0 {
+		line += " " + strings.Join(e.Changed, ", ")
+	}
+	if e.Reason != "" {
+		line += ": " + e.Reason
+	}
+	if e.Err != nil {
+		line += fmt.Sprintf(": %v (policy %s)", e.Err, e.Policy)
+	}
+	fmt.Fprintf(out, "  %-16s ⤷ %s\n", e.Hook, line)
 }
 
 // show writes a tool call the way a person reads it: read_file {"path":"notes.txt"}.
@@ -94,7 +113,9 @@ func run(ctx context.Context) error {
 	list := append([]hooks.Hook{audit, systemPrompt}, jsHooks...)
 	list = append(list, commandHooks...)
 	list = append(list, redact, guard, sandbox, &cache{})
-	chain, err := hooks.NewChain(list, hooks.WithDiagnostics(func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }))
+	chain, err := hooks.NewChain(list,
+		hooks.WithDiagnostics(func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }),
+		hooks.WithTrace(decided))
 	if err != nil {
 		return err
 	}
@@ -104,6 +125,7 @@ func run(ctx context.Context) error {
 		System:  hooks.System{Clock: func() time.Time { return time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC) }},
 		Log:     func(hook, line string) { trace(hook, "js: %s", line) }, // ctx.log of the JS hooks
 	}
+	fmt.Fprintln(out, "start")
 	r, err := chain.Start(ctx, host, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
 	if err != nil {
 		return err
