@@ -131,8 +131,8 @@ func RunFixtures(t *testing.T, dir string, hs ...hooks.Hook) {
 // error that lists every expectation that failed, with what the hooks
 // decided; nil when all held.
 func Check(f Fixture, hs ...hooks.Hook) error {
-	h, err := start(Options{Workdir: f.Host.Workdir, Session: f.Host.Session, Env: f.Host.Env,
-		Answers: f.Host.Confirm, AutoApprove: f.Host.AutoApprove}, hs)
+	h, err := Start(Options{Workdir: f.Host.Workdir, Session: f.Host.Session, Env: f.Host.Env,
+		Answers: f.Host.Confirm, AutoApprove: f.Host.AutoApprove}, hs...)
 	if err != nil {
 		return fmt.Errorf("hooktest: %s: %w", f.Name, err)
 	}

@@ -63,7 +63,7 @@ func New(t testing.TB, hs ...hooks.Hook) *Harness {
 // NewWith is New with Options.
 func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 	t.Helper()
-	h, err := start(o, hs)
+	h, err := Start(o, hs...)
 	if err != nil {
 		t.Fatal("hooktest: " + err.Error())
 	}
@@ -71,7 +71,9 @@ func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 	return h
 }
 
-func start(o Options, hs []hooks.Hook) (*Harness, error) {
+// Start starts a harness outside a test (a tool for hook authors, say):
+// New and NewWith without the testing.TB. End it with End.
+func Start(o Options, hs ...hooks.Hook) (*Harness, error) {
 	rec := &recorder{answers: append([]bool(nil), o.Answers...)}
 	opts := append([]hooks.Option{hooks.WithTrace(rec.trace), hooks.WithDiagnostics(rec.diagnose)}, o.Chain...)
 	chain, err := hooks.NewChain(hs, opts...)
@@ -132,7 +134,8 @@ func (h *Harness) Model(req hooks.ModelRequest, reply hooks.ModelResponse) *Mode
 	return out
 }
 
-// End ends the run (AfterRun runs once; later calls do nothing).
+// End ends the run and returns what the AfterRun hooks decided (AfterRun
+// runs once; later calls do nothing and return none).
 func (h *Harness) End(end hooks.RunEnd) []hooks.TraceEvent {
 	mark := h.rec.mark()
 	h.run.End(context.Background(), end)
