@@ -78,12 +78,26 @@
 // sandbox or fake the file system; System describes the machine and carries
 // the clock, so that tests can fix the time.
 //
+// In tool points, Context.OriginalCall gives the call as the model asked
+// for it, before any hook rewrote its arguments, so that an after-hook
+// can log or judge both what was asked and what ran.
+//
 // State is what the hook's BeforeRun returned; Memo(key, fn) runs fn once
 // per run, hook and key (concurrent callers of a key wait for the first,
 // and share its error; an error is not kept). Run.Snapshot saves the run's
 // id, states, memo results and model-call count as versioned JSON, and
 // Chain.Resume continues it in another process, calling BeforeRun again
 // with Resumed true.
+//
+// # Tracing and testing
+//
+// WithTrace reports one TraceEvent per hook invocation: run, hook, point,
+// duration, and the Decision (no opinion, changed which fields, refused
+// with which reason, answered, ended, continued, or an error and the
+// policy applied to it). A chain without it measures nothing. Package
+// hooktest runs hooks of any kind through a real chain with a recording
+// Host, and runs JSON fixtures; examples/hookcheck lints a hooks directory
+// and runs one hook on a payload.
 //
 // # JavaScript hooks
 //
