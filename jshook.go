@@ -137,7 +137,9 @@ func (h *jsHook) refill() {
 		defer h.filling.Store(false)
 		ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 		defer cancel()
-		for h.ready.len() < prepared {
+		// At most the pool's share, and not once calls run it dry: a refill
+		// that chased back-to-back calls would only compete with them.
+		for need := prepared - h.ready.len(); need > 0 && !h.dry.Load(); need-- {
 			in, err := prepareJS(ctx, h.prog, true)
 			if err != nil || !h.ready.put(in) {
 				return // on an error, the call that needs a runtime makes it and reports
