@@ -338,3 +338,35 @@ func (h trustHook) Name() string { return h.name }
 func (h trustHook) BeforeTrustDecision(c *hooks.Context, req hooks.TrustRequest) (*hooks.TrustPatch, error) {
 	return &hooks.TrustPatch{Approve: h.approve}, nil
 }
+
+func TestEventSubjects(t *testing.T) {
+	var logs []string
+	var mu sync.Mutex
+	host := hooks.Host{Session: hooks.Session{ID: "sess-7"}, Log: func(hook, line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs = append(logs, hook)
+	}}
+	var rec recorder
+	say := script(t, "say.sh")
+	run := startWith(t, &rec, host, commandHooks(t,
+		with(entry("turn_start", say), "matcher", "user"),
+		with(entry("turn_start", say), "matcher", "assistant"), // never: turn_start's subject is "user"
+		with(entry("turn_end", say), "matcher", "assistant"),
+		with(entry("session_start", say), "matcher", "sess-7"),
+		with(entry("session_end", say), "matcher", "sess"),
+		with(entry("session_end", say), "matcher", "other-session"), // never
+	)...)
+	_, err := run.CallModel(bg, hooks.ModelRequest{}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		return hooks.ModelResponse{Text: "hi"}, nil
+	})
+	require.NoError(t, err)
+	run.End(bg, hooks.RunEnd{})
+	assert.Equal(t, []string{
+		"session_start#3", "session_start#3",
+		"turn_start#0", "turn_start#0",
+		"turn_end#2", "turn_end#2",
+		"session_end#4", "session_end#4",
+	}, logs, "two lines from each hook whose matcher takes its event's subject")
+	assert.Empty(t, rec.diagnostics())
+}
