@@ -72,7 +72,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	}
 	c := r.context(ctx)
 	defer r.release(c)
-	t0 := r.started()
+	t0, _ := r.traceStart()
 	for _, e := range r.chain.beforeRun {
 		c.hook = e.index
 		p, err := callBeforeRun(e.h, c, start)
@@ -139,7 +139,7 @@ func (r *Run) afterRun(ctx context.Context, end RunEnd, stop int) {
 	ctx = context.WithoutCancel(ctx)
 	c := r.context(ctx)
 	defer r.release(c)
-	t0 := r.started()
+	t0, _ := r.traceStart()
 	for _, e := range r.chain.afterRun {
 		if stop > 0 && e.index >= stop {
 			continue

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"time"
 )
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -63,11 +62,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	defer r.release(c)
 	var step ModelStep
 	hs := r.chain.beforeModel
-	one := r.chain.opts.trace != nil
-	var t0 time.Time
-	if one {
-		t0 = time.Now()
-	}
+	t0, one := r.traceStart()
 	for i := 0; ; i++ {
 		at, p, err := nextBeforeModel(hs, c, req, i, one)
 		if at == len(hs) {
@@ -133,11 +128,7 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	var reply ModelReply
 	continuedBy := -1
 	hs := r.chain.afterModel
-	one := r.chain.opts.trace != nil
-	var t0 time.Time
-	if one {
-		t0 = time.Now()
-	}
+	t0, one := r.traceStart()
 	for i := 0; ; i++ {
 		at, p, err := nextAfterModel(hs, c, resp, i, step.stop, one)
 		if at == len(hs) {
@@ -198,11 +189,7 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
 	defer r.release(c)
-	one := r.chain.opts.trace != nil
-	var t0 time.Time
-	if one {
-		t0 = time.Now()
-	}
+	t0, one := r.traceStart()
 	for i := 0; ; i++ {
 		at, p, err := nextBeforeTool(hs, c, call, i, one)
 		if at == len(hs) {
@@ -289,11 +276,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	c.call, c.hasCall = step.original(), true
 	defer r.release(c)
 	hs := r.chain.afterTool
-	one := r.chain.opts.trace != nil
-	var t0 time.Time
-	if one {
-		t0 = time.Now()
-	}
+	t0, one := r.traceStart()
 	for i := 0; ; i++ {
 		at, p, err := nextAfterTool(hs, c, step.Call, res, i, step.stop, one)
 		if at == len(hs) {

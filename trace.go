@@ -41,13 +41,13 @@ func WithTrace(fn func(TraceEvent)) Option {
 	return optionFunc(func(o *options) { o.trace = fn })
 }
 
-// started is when a traced invocation begins; the zero time when tracing
-// is off.
-func (r *Run) started() time.Time {
+// traceStart says whether tracing is on and, if so, when the first
+// invocation of a point call begins.
+func (r *Run) traceStart() (t0 time.Time, on bool) {
 	if r.chain.opts.trace == nil {
-		return time.Time{}
+		return time.Time{}, false
 	}
-	return time.Now()
+	return time.Now(), true
 }
 
 // traced reports one invocation that began at t0, if tracing is on, and

@@ -79,6 +79,12 @@ type checker struct {
 	out, errs io.Writer
 }
 
+// fail reports an error that stops the command before any check: 2.
+func (c checker) fail(err error) int {
+	fmt.Fprintln(c.errs, "hookcheck:", err)
+	return 2
+}
+
 // lint loads every hook of the directory and every agent file given, and
 // prints each problem; 1 if there was one.
 func (c checker) lint(agentFiles []string) int {
@@ -90,8 +96,7 @@ func (c checker) lint(agentFiles []string) int {
 	loader := hooks.Loader{Dir: c.dir, Diagnostics: func(d hooks.Diagnostic) { report("%s", d) }}
 	entries, err := os.ReadDir(c.dir)
 	if err != nil {
-		fmt.Fprintln(c.errs, "hookcheck:", err)
-		return 2
+		return c.fail(err)
 	}
 	loaded := 0
 	for _, e := range entries {
@@ -143,13 +148,11 @@ func (c checker) load(name string) (hooks.Hook, bool) {
 func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 	point, err := hooks.ParsePoint(pointName)
 	if err != nil {
-		fmt.Fprintln(c.errs, "hookcheck:", err)
-		return 2
+		return c.fail(err)
 	}
 	input, err := c.payload(payloadPath)
 	if err != nil {
-		fmt.Fprintln(c.errs, "hookcheck:", err)
-		return 2
+		return c.fail(err)
 	}
 	h, ok := c.load(name)
 	if !ok {
@@ -274,8 +277,7 @@ func (c checker) payload(path string) (hooktest.FixtureInput, error) {
 func (c checker) test(name, fixturesDir string) int {
 	fixtures, err := hooktest.LoadFixtures(fixturesDir)
 	if err != nil {
-		fmt.Fprintln(c.errs, "hookcheck:", err)
-		return 2
+		return c.fail(err)
 	}
 	h, ok := c.load(name)
 	if !ok {
