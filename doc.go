@@ -119,7 +119,7 @@
 // a call (module variables and globalThis start over); to remember
 // something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
 // of need, module evaluated and common built-ins set up, four per hook at
-// most (about 100 KB each), and each is used once.
+// most (about 70 KB each), and each is used once.
 //
 // An export gets (ctx, payload) — afterToolExecute gets (ctx, call,
 // result) — as copies: call {id, name, arguments}, request {system,

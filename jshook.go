@@ -16,7 +16,7 @@ import (
 )
 
 // Single-use runtimes are prepared ahead of need, a few per hook (about
-// 100 KB each): enough that an agent loop, whose calls come milliseconds
+// 70 KB each): enough that an agent loop, whose calls come milliseconds
 // apart, always finds one ready, and few enough that memory stays bounded.
 // The pool is refilled when it is down to lowWater, so that starting the
 // refill (a goroutine, and often a thread to wake: microseconds) is paid by
