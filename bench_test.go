@@ -119,3 +119,27 @@ func BenchmarkCommandHook(b *testing.B) {
 func BenchmarkChainTraced(b *testing.B) {
 	benchChain(b, tenNops(), hooks.WithTrace(func(hooks.TraceEvent) {}))
 }
+
+// stepFloor has Run.BeforeToolExecute's signature and does nothing but
+// what any implementation must: check the context and return the step.
+//
+//go:noinline
+func stepFloor(ctx context.Context, call hooks.ToolCall) (hooks.ToolStep, error) {
+	if err := ctx.Err(); err != nil {
+		return hooks.ToolStep{}, err
+	}
+	return hooks.ToolStep{Call: call}, nil
+}
+
+// BenchmarkStepFloor is the cost of the signature alone: the ToolStep
+// value is too large for registers, so every call copies it through memory.
+// With BenchmarkDirect it bounds what BenchmarkChain can reach.
+func BenchmarkStepFloor(b *testing.B) {
+	ctx := context.Background()
+	b.ReportAllocs()
+	for b.Loop() {
+		if step, err := stepFloor(ctx, benchCall); err != nil || step.Refused {
+			b.Fatal("unexpected decision")
+		}
+	}
+}
