@@ -157,7 +157,10 @@ func processEnv() map[string]string {
 // context.Context: a hook that waits should watch Done.
 //
 // A *Context is valid only during the call it was passed to: a hook must
-// not keep it (the chain reuses it). Config and Env are shared by the whole
+// not keep it (the chain reuses it). A Context made outside a run (a
+// literal in a test) works too: it has no run id, state or host; Memo runs
+// fn every time, Confirm answers no, and Log and Notify go to slog. Tests
+// are better served by package hooktest, which runs hooks in a real run. Config and Env are shared by the whole
 // run: read them, never write them. State and Memo values come back as JSON
 // types (map[string]any, []any, float64, string, bool, nil) after Resume.
 type Context struct {
@@ -185,18 +188,28 @@ func (c *Context) Hook() string {
 	return c.run.chain.names[c.hook]
 }
 
-// RunID returns the run's id.
-func (c *Context) RunID() string { return c.run.id }
+// RunID returns the run's id ("" for a Context made outside a run).
+func (c *Context) RunID() string {
+	if c.run == nil {
+		return ""
+	}
+	return c.run.id
+}
 
 // ModelCalls returns how many requests this run let through to the model
 // (steps without Respond or End) before the current one. In
 // AfterModelResponse the call just answered is counted.
-func (c *Context) ModelCalls() int { return int(c.run.modelCalls.Load()) }
+func (c *Context) ModelCalls() int {
+	if c.run == nil {
+		return 0
+	}
+	return int(c.run.modelCalls.Load())
+}
 
 // State returns the running hook's state for this run: what its BeforeRun
 // returned, or what a snapshot restored. Nil outside a hook.
 func (c *Context) State() any {
-	if c.hook < 0 {
+	if c.hook < 0 || c.run == nil {
 		return nil
 	}
 	return c.run.states[c.hook]
@@ -214,6 +227,9 @@ func (c *Context) OriginalCall() (call ToolCall, ok bool) {
 // the first. An error is not kept: the next call runs fn again. The value
 // must marshal to JSON for Run.Snapshot.
 func (c *Context) Memo(key string, fn func() (any, error)) (any, error) {
+	if c.run == nil {
+		return runMemo(fn) // no run to remember it in
+	}
 	return c.run.memo.do(c, memoKey{hook: c.Hook(), key: key}, fn)
 }
 
@@ -221,17 +237,20 @@ func (c *Context) Memo(key string, fn func() (any, error)) (any, error) {
 // are formatted as fmt.Sprintln does, without the newline.
 func (c *Context) Log(args ...any) {
 	line := strings.TrimSuffix(fmt.Sprintln(args...), "\n")
-	if c.run.host.Log != nil {
+	if c.run != nil && c.run.host.Log != nil {
 		c.run.host.Log(c.Hook(), line)
 		return
 	}
-	slog.InfoContext(c, line, "hook", c.Hook(), "run", c.run.id)
+	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
 }
 
 // Confirm asks a person and blocks until they answer. Without a
 // Host.Confirm it answers Host.AutoApprove at once. An error from the host,
 // or a cancelled context, answers no.
 func (c *Context) Confirm(p Prompt) bool {
+	if c.run == nil {
+		return false // nobody to ask
+	}
 	h := &c.run.host
 	if h.Confirm == nil {
 		return h.AutoApprove
@@ -249,7 +268,7 @@ func (c *Context) Confirm(p Prompt) bool {
 func (c *Context) diagnose(p Point, err error) {
 	d := Diagnostic{Hook: c.Hook(), Point: p, Err: err}
 	if c.run == nil {
-		slog.WarnContext(c, "hook diagnostic", "hook", d.Hook, "point", p, "err", err)
+		slog.WarnContext(c.ctx(), "hook diagnostic", "hook", d.Hook, "point", p, "err", err)
 		return
 	}
 	c.run.chain.diagnose(d)
@@ -257,9 +276,17 @@ func (c *Context) diagnose(p Point, err error) {
 
 // Notify shows a person a notice, without waiting.
 func (c *Context) Notify(n Notice) {
-	if c.run.host.Notify != nil {
+	if c.run != nil && c.run.host.Notify != nil {
 		c.run.host.Notify(c.Hook(), n)
 		return
 	}
-	slog.InfoContext(c, n.Title, "hook", c.Hook(), "run", c.run.id, "body", n.Body)
+	slog.InfoContext(c.ctx(), n.Title, "hook", c.Hook(), "run", c.RunID(), "body", n.Body)
+}
+
+// ctx is the call's context, or Background in a Context literal without one.
+func (c *Context) ctx() context.Context {
+	if c.Context == nil {
+		return context.Background()
+	}
+	return c
 }

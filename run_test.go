@@ -382,3 +382,22 @@ func TestHostCapabilitiesReachTheHost(t *testing.T) {
 	require.Len(t, rec.diagnostics(), 1, "a failed confirm is a diagnostic and answers no")
 	assert.Contains(t, rec.diagnostics()[0].Err.Error(), "terminal closed")
 }
+
+func TestContextLiteralOutsideARunWorks(t *testing.T) {
+	for _, c := range []*hooks.Context{{}, {Context: context.Background(), Workdir: t.TempDir()}} {
+		assert.Equal(t, "", c.Hook())
+		assert.Equal(t, "", c.RunID())
+		assert.Equal(t, 0, c.ModelCalls())
+		assert.Nil(t, c.State())
+		assert.False(t, c.Confirm(hooks.Prompt{Title: "ok?"}), "nobody to ask answers no")
+		c.Log("to slog")
+		c.Notify(hooks.Notice{Title: "to slog"})
+		runs := 0
+		for range 2 {
+			v, err := c.Memo("k", func() (any, error) { runs++; return runs, nil })
+			require.NoError(t, err)
+			assert.Equal(t, runs, v)
+		}
+		assert.Equal(t, 2, runs, "without a run, Memo has nowhere to remember")
+	}
+}
