@@ -153,7 +153,8 @@
 // the JavaScript stack (file:line:column), and the hook counts as having no
 // opinion. Cancelling the call's context interrupts the running hook, even
 // in an endless loop; a recursion deeper than 4096 calls is an error, not a
-// crash. There is no timeout but the context's.
+// crash. There is no timeout but the context's, unless Loader.Timeout sets
+// one.
 //
 // # Command hooks and trust
 //

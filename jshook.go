@@ -44,6 +44,7 @@ const evalTimeout = 10 * time.Second
 // path; a call that finds none ready prepares its own.
 type jsHook struct {
 	name    string
+	timeout time.Duration            // 0: none, per the seed
 	prog    *jsrt.Program            // nil: a broken hook, handling nothing
 	exports [len(runPoints) + 1]bool // by pointIndex
 	ready   jsPool
@@ -61,8 +62,8 @@ type jsInstance struct {
 	cur     *Context     // the call's Context
 }
 
-func newJSHook(name string, prog *jsrt.Program, report func(error)) *jsHook {
-	h := &jsHook{name: name}
+func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report func(error)) *jsHook {
+	h := &jsHook{name: name, timeout: timeout}
 	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 	defer cancel()
 	in, err := prepareJS(ctx, prog, true)
@@ -222,7 +223,18 @@ func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([
 		defer h.refill()
 	}
 	defer func() { h.lastEnd.Store(int64(time.Since(epoch))) }()
-	return in.call(c, p, out, args)
+	if h.timeout > 0 {
+		ctx, cancel := context.WithTimeoutCause(c, h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
+		defer cancel()
+		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
+		bounded.Context = ctx
+		c = &bounded
+	}
+	ok, err := in.call(c, p, out, args)
+	if err != nil && c.Err() != nil && context.Cause(c) != c.Err() {
+		err = fmt.Errorf("%w (%v)", err, context.Cause(c))
+	}
+	return ok, err
 }
 
 func (in *jsInstance) call(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {

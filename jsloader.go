@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"time"
 
 	"github.com/rienda/hooks/internal/jsrt"
 )
@@ -34,6 +35,12 @@ func DefaultDir() (string, error) {
 type Loader struct {
 	Dir         string           // "": DefaultDir()
 	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog
+
+	// Timeout bounds each invocation of the hooks this Loader loads: a hook
+	// still running then is interrupted, as by a cancellation, and its
+	// error is a diagnostic (policy Report) that says it ran out of time.
+	// Zero (the default, as the seed has it): no timeout but the context's.
+	Timeout time.Duration
 }
 
 // Load loads the hook name. It returns an error wrapping ErrUnknownHook,
@@ -65,7 +72,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 	if prog.MainError() != nil { // reported by CompileDir
 		return &jsHook{name: name}, nil
 	}
-	return newJSHook(name, prog, report), nil
+	return newJSHook(name, prog, l.Timeout, report), nil
 }
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
@@ -110,7 +117,7 @@ func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
 	}
 	l := Loader{Diagnostics: diag}
-	return newJSHook(name, prog, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+	return newJSHook(name, prog, 0, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
 }
 
 // checkHookName accepts one plain path element: a hook name can never make

@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 	"github.com/stretchr/testify/assert"
@@ -171,4 +172,25 @@ func diagTexts(ds []hooks.Diagnostic) []string {
 		out[i] = strings.TrimSpace(d.Err.Error())
 	}
 	return out
+}
+
+func TestLoaderTimeoutInterruptsAHookThatRunsTooLong(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "slow"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "slow", "index.js"),
+		[]byte("exports.beforeToolExecute = (ctx, call) => { if (call.name === 'spin') for (;;) {} }"), 0o644))
+	var rec recorder
+	h, err := (&hooks.Loader{Dir: dir, Timeout: 50 * time.Millisecond, Diagnostics: rec.diagnose}).Load("slow")
+	require.NoError(t, err)
+	run := start(t, &rec, h)
+	res, err := run.CallTool(bg, hooks.ToolCall{Name: "spin", Arguments: map[string]any{"text": "ran"}}, echoTool(&rec))
+	require.NoError(t, err, "a timed-out JS hook is a diagnostic; the run goes on")
+	assert.Equal(t, "ran", res.Text)
+	require.Len(t, rec.diagnostics(), 1)
+	assert.Contains(t, rec.diagnostics()[0].Err.Error(), `hook "slow" ran out of its 50ms`)
+
+	res, err = run.CallTool(bg, hooks.ToolCall{Name: "quick", Arguments: map[string]any{"text": "fine"}}, echoTool(&rec))
+	require.NoError(t, err)
+	assert.Equal(t, "fine", res.Text)
+	assert.Len(t, rec.diagnostics(), 1, "a quick call is not touched")
 }
