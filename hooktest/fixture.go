@@ -111,8 +111,9 @@ func LoadFixtures(dir string) ([]Fixture, error) {
 	return out, nil
 }
 
-// RunFixtures runs every fixture of dir against hs, each as a subtest.
-func RunFixtures(t *testing.T, dir string, hs ...hooks.Hook) {
+// RunFixtures runs every fixture of dir against hook, each as a subtest
+// (to run them against a whole chain, call Check).
+func RunFixtures(t *testing.T, hook hooks.Hook, dir string) {
 	t.Helper()
 	fixtures, err := LoadFixtures(dir)
 	if err != nil {
@@ -120,7 +121,7 @@ func RunFixtures(t *testing.T, dir string, hs ...hooks.Hook) {
 	}
 	for _, f := range fixtures {
 		t.Run(f.Name, func(t *testing.T) {
-			if err := Check(f, hs...); err != nil {
+			if err := Check(f, hook); err != nil {
 				t.Fatal(err)
 			}
 		})

@@ -37,7 +37,7 @@ func TestOnePolicyThreeWaysOneSetOfFixtures(t *testing.T) {
 
 	for name, h := range map[string]hooks.Hook{"go": noRmRf, "js": js, "command": command[0]} {
 		t.Run(name, func(t *testing.T) {
-			hooktest.RunFixtures(t, "testdata/policy/fixtures", h)
+			hooktest.RunFixtures(t, h, "testdata/policy/fixtures")
 		})
 	}
 }
