@@ -134,3 +134,61 @@ func ExampleRun_CallTool() {
 	// Output:
 	// /sandbox/notes.txt: password=[redacted]
 }
+
+// A JavaScript hook from source, as tests and embedders build them; a
+// loaded hook (Loader.Load) works the same.
+func ExampleCompileJS() {
+	guard, err := hooks.CompileJS("https-only", `
+		exports.beforeToolExecute = (ctx, call) => {
+			if (call.arguments.url && call.arguments.url.startsWith("http://"))
+				return { arguments: { ...call.arguments, url: "https://" + call.arguments.url.slice(7) } };
+		};`, nil)
+	if err != nil {
+		panic(err)
+	}
+	chain, err := hooks.NewChain([]hooks.Hook{guard})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+	step, err := run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "fetch", Arguments: map[string]any{"url": "http://example.com"}})
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(step.Call.Arguments["url"])
+	// Output:
+	// https://example.com
+}
+
+// Tracing what each hook decided, for logs or a debugger.
+func ExampleWithTrace() {
+	quiet := hooks.Funcs{HookName: "quiet", BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		return nil, nil
+	}}
+	guard := hooks.Funcs{HookName: "guard", BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		return hooks.Refuse("not on Fridays"), nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{quiet, guard}, hooks.WithTrace(func(e hooks.TraceEvent) {
+		fmt.Println(strings.TrimSpace(fmt.Sprintf("%s %s: %s %s", e.Hook, e.Point, e.Decision, e.Reason)))
+	}))
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+	if _, err := run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "deploy"}); err != nil {
+		panic(err)
+	}
+	// Output:
+	// quiet beforeToolExecute: no opinion
+	// guard beforeToolExecute: refused not on Fridays
+}
