@@ -161,11 +161,12 @@ func Refuse(reason string) *ToolCallPatch {
 	return &ToolCallPatch{Allow: &allow, Reason: &reason}
 }
 
-// ToolError, returned by a BeforeToolExecute hook, refuses the call: the
-// model reads Message as the tool's error result. It refuses whatever the
-// hook's policy.
+// ToolError is the error a BeforeToolExecute hook returns to refuse the
+// call: the model reads Message as the tool's error result. It refuses
+// whatever the hook's policy.
 type ToolError struct{ Message string }
 
+// Error returns the message the model reads.
 func (e *ToolError) Error() string { return e.Message }
 
 var (
@@ -183,6 +184,7 @@ type HookError struct {
 	Err   error
 }
 
+// Error names the hook, the point and the cause.
 func (e *HookError) Error() string {
 	return fmt.Sprintf("hooks: hook %q failed at %s: %v", e.Hook, e.Point, e.Err)
 }
@@ -199,6 +201,7 @@ type PanicError struct {
 	Stack []byte // the hook's goroutine stack at the panic
 }
 
+// Error gives the panic value; the stack is in Stack.
 func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
 
 // Unwrap returns the panic value when it is an error.
@@ -222,6 +225,7 @@ type Diagnostic struct {
 	Err   error
 }
 
+// String names the hook, the point (unless at load time) and the cause.
 func (d Diagnostic) String() string {
 	if d.Point == "" {
 		return fmt.Sprintf("hook %q: %v", d.Hook, d.Err)

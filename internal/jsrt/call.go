@@ -99,6 +99,7 @@ type ScriptError struct {
 	cause   error
 }
 
+// Error is the message, then the stack.
 func (e *ScriptError) Error() string {
 	if e.Stack == "" {
 		return e.Message
