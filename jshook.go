@@ -15,29 +15,6 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// Single-use runtimes are prepared ahead of need, a few per hook (about
-// 70 KB each): enough that an agent loop, whose calls come milliseconds
-// apart, always finds one ready, and few enough that memory stays bounded.
-// The pool is refilled when it is down to lowWater, so that starting the
-// refill (a goroutine, and often a thread to wake: microseconds) is paid by
-// one call in every prepared-lowWater, not by each.
-const (
-	prepared = 4
-	lowWater = 2
-)
-
-// backToBack is the gap between calls under which a hook whose pool ran
-// dry stops refilling it: agent loops space calls by milliseconds.
-const backToBack = time.Millisecond
-
-// epoch makes call times monotonic durations that fit an atomic.
-var epoch = time.Now()
-
-// evalTimeout bounds the evaluation of a module outside any call: at load
-// and when preparing runtimes ahead. A call's own evaluation has no timeout
-// but its context, like the call.
-const evalTimeout = 10 * time.Second
-
 // jsHook is a JavaScript hook. Every invocation runs in a runtime of its
 // own, used once and thrown away, so no JavaScript state survives a call.
 // Runtimes are prepared ahead (module evaluated, ctx built) off the hot
@@ -52,14 +29,6 @@ type jsHook struct {
 	lastEnd atomic.Int64   // when the last call ended, as time.Since(epoch)
 	dry     atomic.Bool    // calls came back to back and found no runtime ready
 	refills sync.WaitGroup // running refills (benchmarks wait on it)
-}
-
-// jsInstance is one single-use runtime of a hook.
-type jsInstance struct {
-	rt      *goja.Runtime
-	exports *goja.Object
-	ctx     *goja.Object // the hook's ctx, reading cur
-	cur     *Context     // the call's Context
 }
 
 func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report func(error)) *jsHook {
@@ -93,99 +62,6 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 	return h
 }
 
-// prepareJS makes a runtime with the module evaluated and ctx built, and,
-// when warm, the common built-ins set up.
-func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
-	rt := jsrt.New()
-	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
-	var err error
-	if warm {
-		err = jsrt.WarmUp(rt)
-	}
-	var exports goja.Value
-	if err == nil {
-		exports, err = prog.Evaluate(rt)
-	}
-	stop()
-	if err != nil {
-		return nil, fmt.Errorf("evaluating the module: %w", err)
-	}
-	in := &jsInstance{rt: rt}
-	in.exports, _ = exports.(*goja.Object)
-	in.ctx = in.newCtx()
-	return in, nil
-}
-
-// instance returns a fresh runtime for one call: a prepared one, or else
-// one made now, without the warm-up (which would only slow this call).
-func (h *jsHook) instance(ctx context.Context) (in *jsInstance, prepared bool, err error) {
-	if in := h.ready.get(); in != nil {
-		return in, true, nil
-	}
-	in, err = prepareJS(ctx, h.prog, false)
-	return in, false, err
-}
-
-// refill prepares runtimes until the hook has its share ready, in one
-// goroutine that ends then.
-func (h *jsHook) refill() {
-	if !h.filling.CompareAndSwap(false, true) {
-		return
-	}
-	h.refills.Add(1)
-	go func() {
-		defer h.refills.Done()
-		defer h.filling.Store(false)
-		ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
-		defer cancel()
-		// At most the pool's share, and not once calls run it dry: a refill
-		// that chased back-to-back calls would only compete with them.
-		for need := prepared - h.ready.len(); need > 0 && !h.dry.Load(); need-- {
-			in, err := prepareJS(ctx, h.prog, true)
-			if err != nil || !h.ready.put(in) {
-				return // on an error, the call that needs a runtime makes it and reports
-			}
-		}
-	}()
-}
-
-// jsPool holds a hook's prepared runtimes, newest first: the newest is the
-// likeliest to be still in a CPU cache.
-type jsPool struct {
-	mu    sync.Mutex
-	items []*jsInstance
-}
-
-func (p *jsPool) get() *jsInstance {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	n := len(p.items)
-	if n == 0 {
-		return nil
-	}
-	in := p.items[n-1]
-	p.items[n-1] = nil
-	p.items = p.items[:n-1]
-	return in
-}
-
-// put adds in, unless the pool is full.
-func (p *jsPool) put(in *jsInstance) bool {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	if len(p.items) >= prepared {
-		return false
-	}
-	p.items = append(p.items, in)
-	return true
-}
-
-func (p *jsPool) len() int {
-	p.mu.Lock()
-	defer p.mu.Unlock()
-	return len(p.items)
-}
-
 // Name returns the hook's name: its folder's name.
 func (h *jsHook) Name() string { return h.name }
 
@@ -197,45 +73,6 @@ func (h *jsHook) Handles(p Point) bool {
 
 // hookPolicy: a throwing JS hook is a diagnostic, and the run goes on (seed 000).
 func (h *jsHook) hookPolicy() Policy { return Report }
-
-// call runs the export for p with ctx and the arguments args builds, and
-// decodes what it returned into out. It reports false for no opinion.
-func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
-	if h.prog == nil {
-		return false, fmt.Errorf("hook %q did not load: it handles no point", h.name)
-	}
-	in, fromPool, err := h.instance(c)
-	if err != nil {
-		return false, err
-	}
-	// Refill after the call, so that the next runtimes are made between
-	// calls; but not once calls come back to back and run the pool dry:
-	// there, a refill only competes with the calls for the CPU. A call
-	// after a pause ends that.
-	spaced := time.Since(epoch)-time.Duration(h.lastEnd.Load()) > backToBack
-	if spaced {
-		h.dry.Store(false)
-	}
-	switch {
-	case !fromPool && !spaced:
-		h.dry.Store(true)
-	case !fromPool, !h.dry.Load() && h.ready.len() <= lowWater:
-		defer h.refill()
-	}
-	defer func() { h.lastEnd.Store(int64(time.Since(epoch))) }()
-	if h.timeout > 0 {
-		ctx, cancel := context.WithTimeoutCause(c, h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
-		defer cancel()
-		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
-		bounded.Context = ctx
-		c = &bounded
-	}
-	ok, err := in.call(c, p, out, args)
-	if err != nil && c.Err() != nil && context.Cause(c) != c.Err() {
-		err = fmt.Errorf("%w (%v)", err, context.Cause(c))
-	}
-	return ok, err
-}
 
 func (in *jsInstance) call(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
 	fn, ok := goja.AssertFunction(in.exports.Get(string(p)))
