@@ -179,12 +179,20 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 // the call: the remaining before-hooks and the tool do not run, and the
 // entered hooks' after-hooks still run on it.
 func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolStep, err error) {
+	err = r.beforeTool(ctx, call, &step) // small enough to inline: step is the caller's, not a copy
+	return step, err
+}
+
+// beforeTool is BeforeToolExecute, writing the step in place.
+func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) error {
 	if err := ctx.Err(); err != nil {
-		return ToolStep{Call: call}, interrupted(BeforeToolExecute, "", err)
+		step.Call = call
+		return interrupted(BeforeToolExecute, "", err)
 	}
 	hs := r.chain.beforeTool
 	if len(hs) == 0 {
-		return ToolStep{Call: call}, nil
+		step.Call = call
+		return nil
 	}
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
@@ -205,19 +213,19 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 			var te *ToolError
 			switch {
 			case errors.As(err, &te):
-				r.refuse(&step, e.index, te.Message)
+				r.refuse(step, e.index, te.Message)
 			case ctx.Err() != nil || e.policy == FailRun:
 				step.Call = call
-				return step, r.failure(ctx, BeforeToolExecute, e.index, e.policy, err)
+				return r.failure(ctx, BeforeToolExecute, e.index, e.policy, err)
 			default:
 				r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: BeforeToolExecute, Err: err})
 				if e.policy != Block {
 					continue
 				}
-				r.refuse(&step, e.index, "Tool call blocked: "+err.Error())
+				r.refuse(step, e.index, "Tool call blocked: "+err.Error())
 			}
 			step.Call = call
-			return step, nil
+			return nil
 		}
 		if p == nil {
 			continue
@@ -233,9 +241,9 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 			if p.Reason != nil {
 				reason = *p.Reason
 			}
-			r.refuse(&step, e.index, reason)
+			r.refuse(step, e.index, reason)
 			step.Call = call
-			return step, nil
+			return nil
 		}
 		if p.Result != nil {
 			res := *p.Result
@@ -245,9 +253,9 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 	}
 	step.Call = call
 	if err := ctx.Err(); err != nil {
-		return step, interrupted(BeforeToolExecute, "", err)
+		return interrupted(BeforeToolExecute, "", err)
 	}
-	return step, nil
+	return nil
 }
 
 // refuse marks step refused by the hook at index with reason, or with a
