@@ -3,6 +3,7 @@ package jsrt
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 
 	"github.com/dop251/goja"
 )
@@ -12,7 +13,8 @@ import (
 // (goja's own ToValue would wrap Go maps and slices, so that a change in
 // JavaScript would write through.) Other Go values go through
 // encoding/json first. Frozen objects and arrays are read-only to the hook:
-// in sloppy-mode code a write to them does nothing.
+// in sloppy-mode code a write to them does nothing. Keys come in sorted
+// order, as encoding/json writes them.
 func ToJS(rt *goja.Runtime, v any, frozen bool) (goja.Value, error) {
 	c := converter{rt: rt}
 	if frozen {
@@ -35,8 +37,8 @@ func (c converter) value(v any, viaJSON bool) (goja.Value, error) {
 		return c.rt.ToValue(v), nil
 	case map[string]any:
 		o := c.rt.NewObject()
-		for k, e := range v {
-			ev, err := c.value(e, viaJSON)
+		for _, k := range sortedKeys(v) {
+			ev, err := c.value(v[k], viaJSON)
 			if err != nil {
 				return nil, err
 			}
@@ -45,8 +47,8 @@ func (c converter) value(v any, viaJSON bool) (goja.Value, error) {
 		return c.done(o)
 	case map[string]string:
 		o := c.rt.NewObject()
-		for k, e := range v {
-			_ = o.Set(k, e)
+		for _, k := range sortedKeys(v) {
+			_ = o.Set(k, v[k])
 		}
 		return c.done(o)
 	case []any:
@@ -78,6 +80,17 @@ func (c converter) value(v any, viaJSON bool) (goja.Value, error) {
 		return nil, err
 	}
 	return c.value(generic, false)
+}
+
+// sortedKeys orders an object's keys as encoding/json does, so that a hook
+// sees the same key order (Object.keys, JSON.stringify) on every call.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	return keys
 }
 
 func (c converter) done(o *goja.Object) (goja.Value, error) {

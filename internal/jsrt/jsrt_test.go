@@ -204,3 +204,18 @@ func TestConversionCopiesAndFreezes(t *testing.T) {
 	_, err = FromJS(rt, cyclic)
 	assert.ErrorContains(t, err, "circular")
 }
+
+func TestObjectsKeepOneKeyOrder(t *testing.T) {
+	rt := New()
+	args := map[string]any{}
+	for _, k := range []string{"zeta", "alpha", "mid", "beta", "omega", "kappa"} {
+		args[k] = map[string]any{"y": 1.0, "x": 2.0}
+	}
+	for range 20 {
+		v, err := ToJS(rt, args, false)
+		require.NoError(t, err)
+		data, err := JSON(rt, v)
+		require.NoError(t, err)
+		assert.Equal(t, `{"alpha":{"x":2,"y":1},"beta":{"x":2,"y":1},"kappa":{"x":2,"y":1},"mid":{"x":2,"y":1},"omega":{"x":2,"y":1},"zeta":{"x":2,"y":1}}`, string(data))
+	}
+}
