@@ -144,19 +144,13 @@ func Check(f Fixture, hs ...hooks.Hook) error {
 			errs = append(errs, err)
 		}
 	}
-	var decisions []hooks.TraceEvent
+	out, err := h.Play(f.Point, f.Input)
+	if err != nil {
+		return fmt.Errorf("hooktest: %s: %w", f.Name, err)
+	}
+	decisions := out.Decisions
 	e := f.Expect
-	switch f.Point {
-	case hooks.BeforeToolExecute, hooks.AfterToolExecute:
-		if f.Input.Call == nil {
-			return fmt.Errorf("hooktest: %s: a %s fixture needs input.call", f.Name, f.Point)
-		}
-		res := hooks.ToolResult{Text: "ok"}
-		if f.Input.Result != nil {
-			res = *f.Input.Result
-		}
-		o := h.ToolCall(*f.Input.Call, res)
-		decisions = o.Decisions
+	if o := out.Tool; o != nil {
 		if e.Refused != nil {
 			if *e.Refused {
 				reason := o.Result.Text
@@ -181,16 +175,8 @@ func Check(f Fixture, hs ...hooks.Hook) error {
 			check(o.Result.Text != e.Result.Text || o.Result.IsError != e.Result.IsError,
 				o.fail("want the model to read %s; it reads %s", jsonText(e.Result), jsonText(o.Result)))
 		}
-	case hooks.BeforeModelRequest, hooks.AfterModelResponse:
-		req, reply := hooks.ModelRequest{}, hooks.ModelResponse{Text: "ok"}
-		if f.Input.Request != nil {
-			req = *f.Input.Request
-		}
-		if f.Input.Response != nil {
-			reply = *f.Input.Response
-		}
-		o := h.Model(req, reply)
-		decisions = o.Decisions
+	}
+	if o := out.Model; o != nil {
 		if e.Called != nil {
 			check((o.Sent != nil) != *e.Called, o.fail("want called %t; %s", *e.Called, o.what()))
 		}
@@ -206,14 +192,6 @@ func Check(f Fixture, hs ...hooks.Hook) error {
 		if e.Continue != nil {
 			check(true, o.checkContinue(*e.Continue))
 		}
-	case hooks.AfterRun:
-		end := hooks.RunEnd{}
-		if f.Input.End != nil {
-			end = *f.Input.End
-		}
-		decisions = h.End(end)
-	default:
-		return fmt.Errorf("hooktest: %s: point %q: fixtures run at beforeToolExecute, afterToolExecute, beforeModelRequest, afterModelResponse or afterRun", f.Name, f.Point)
 	}
 	counts := []struct {
 		what string
@@ -233,6 +211,49 @@ func Check(f Fixture, hs ...hooks.Hook) error {
 		return fmt.Errorf("fixture %q:\n%w", f.Name, errors.Join(errs...))
 	}
 	return nil
+}
+
+// Outcome is what became of one input (Harness.Play): Tool is set for the
+// tool points, Model for the model points, neither for afterRun.
+type Outcome struct {
+	Tool      *ToolOutcome
+	Model     *ModelOutcome
+	Decisions []hooks.TraceEvent
+}
+
+// Play runs in at point p, the way a fixture does: a tool that runs
+// returns input.result (else "ok"), a model that is called replies
+// input.response (else "ok"), and afterRun ends the run with input.end.
+func (h *Harness) Play(p hooks.Point, in FixtureInput) (Outcome, error) {
+	switch p {
+	case hooks.BeforeToolExecute, hooks.AfterToolExecute:
+		if in.Call == nil {
+			return Outcome{}, fmt.Errorf("a %s input needs \"call\"", p)
+		}
+		res := hooks.ToolResult{Text: "ok"}
+		if in.Result != nil {
+			res = *in.Result
+		}
+		o := h.ToolCall(*in.Call, res)
+		return Outcome{Tool: o, Decisions: o.Decisions}, nil
+	case hooks.BeforeModelRequest, hooks.AfterModelResponse:
+		req, reply := hooks.ModelRequest{}, hooks.ModelResponse{Text: "ok"}
+		if in.Request != nil {
+			req = *in.Request
+		}
+		if in.Response != nil {
+			reply = *in.Response
+		}
+		o := h.Model(req, reply)
+		return Outcome{Model: o, Decisions: o.Decisions}, nil
+	case hooks.AfterRun:
+		end := hooks.RunEnd{}
+		if in.End != nil {
+			end = *in.End
+		}
+		return Outcome{Decisions: h.End(end)}, nil
+	}
+	return Outcome{}, fmt.Errorf("point %q: inputs run at beforeToolExecute, afterToolExecute, beforeModelRequest, afterModelResponse or afterRun", p)
 }
 
 func diagList(h *Harness, what string) string {

@@ -168,40 +168,19 @@ func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 		return 1
 	}
 	began := time.Now()
-	var decision string
-	var decisions []hooks.TraceEvent
-	switch point {
-	case hooks.BeforeToolExecute, hooks.AfterToolExecute:
-		if input.Call == nil {
-			fmt.Fprintf(c.errs, "hookcheck: %s: a %s payload needs \"call\"\n", payloadPath, point)
-			return 2
-		}
-		res := hooks.ToolResult{Text: "ok"}
-		if input.Result != nil {
-			res = *input.Result
-		}
-		o := harness.ToolCall(*input.Call, res)
-		decisions, decision = o.Decisions, toolDecision(o)
-	case hooks.BeforeModelRequest, hooks.AfterModelResponse:
-		req, reply := hooks.ModelRequest{}, hooks.ModelResponse{Text: "ok"}
-		if input.Request != nil {
-			req = *input.Request
-		}
-		if input.Response != nil {
-			reply = *input.Response
-		}
-		o := harness.Model(req, reply)
-		decisions, decision = o.Decisions, modelDecision(o)
-	case hooks.AfterRun:
-		end := hooks.RunEnd{}
-		if input.End != nil {
-			end = *input.End
-		}
-		decisions, decision = harness.End(end), "the run ended"
-	default:
-		fmt.Fprintf(c.errs, "hookcheck: point %s: run takes beforeToolExecute, afterToolExecute, beforeModelRequest, afterModelResponse or afterRun\n", point)
+	out, err := harness.Play(point, input)
+	if err != nil {
+		fmt.Fprintf(c.errs, "hookcheck: %s: %v\n", payloadPath, err)
 		return 2
 	}
+	decision := "the run ended"
+	switch {
+	case out.Tool != nil:
+		decision = toolDecision(out.Tool)
+	case out.Model != nil:
+		decision = modelDecision(out.Model)
+	}
+	decisions := out.Decisions
 	took := time.Since(began)
 	harness.End(hooks.RunEnd{})
 	fmt.Fprintf(c.out, "decision: %s\n", decision)
