@@ -157,12 +157,14 @@ func processEnv() map[string]string {
 // context.Context: a hook that waits should watch Done.
 //
 // A *Context is valid only during the call it was passed to: a hook must
-// not keep it (the chain reuses it). A Context made outside a run (a
-// literal in a test) works too: it has no run id, state or host; Memo runs
-// fn every time, Confirm answers no, and Log and Notify go to slog. Tests
-// are better served by package hooktest, which runs hooks in a real run. Config and Env are shared by the whole
+// not keep it (the chain reuses it). Config and Env are shared by the whole
 // run: read them, never write them. State and Memo values come back as JSON
 // types (map[string]any, []any, float64, string, bool, nil) after Resume.
+//
+// A Context made outside a run (a literal in a test) works too: it has no
+// run id, state or host; Memo runs fn every time, Confirm answers no, and
+// Log and Notify go to slog. Tests are better served by package hooktest,
+// which runs hooks in a real run.
 type Context struct {
 	context.Context
 	Workdir string
