@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"slices"
-	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -21,9 +20,9 @@ import (
 // path; a call that finds none ready prepares its own.
 type jsHook struct {
 	name    string
-	timeout time.Duration            // 0: none, per the seed
-	prog    *jsrt.Program            // nil: a broken hook, handling nothing
-	exports [len(runPoints) + 1]bool // by pointIndex
+	timeout time.Duration        // 0: none, per the seed
+	prog    *jsrt.Program        // nil: a broken hook, handling nothing
+	exports [len(allPoints)]bool // by pointIndex
 	ready   jsPool
 	filling atomic.Bool
 	lastEnd atomic.Int64   // when the last call ended, as time.Since(epoch)
@@ -42,13 +41,13 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 	}
 	kind := typeOf(in.exports)
 	if kind != "an object" {
-		report(fmt.Errorf("module.exports is %s; want an object of functions named after points (%s)", kind, validPointNames()))
+		report(fmt.Errorf("module.exports is %s; want an object of functions named after points (%s)", kind, validPoints))
 		return h
 	}
 	for _, key := range in.exports.Keys() {
 		i := pointIndex(Point(key))
 		if i < 0 {
-			report(fmt.Errorf("export %q is not a point: ignored; the points are %s", key, validPointNames()))
+			report(fmt.Errorf("export %q is not a point: ignored; the points are %s", key, validPoints))
 			continue
 		}
 		if v := in.exports.Get(key); typeOf(v) != "a function" {
@@ -285,22 +284,10 @@ func (in *jsInstance) object(fields, frozen map[string]any) ([]goja.Value, error
 	return []goja.Value{o}, nil
 }
 
-// jsPoints are the exports a JavaScript hook may have: the run's points
-// and the trust decision.
-var jsPoints = [len(runPoints) + 1]Point{BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse,
-	BeforeToolExecute, AfterToolExecute, BeforeTrustDecision}
-
-// pointIndex is p's place in jsPoints, or -1.
+// pointIndex is p's place in allPoints (the exports a JavaScript hook may
+// have), or -1.
 func pointIndex(p Point) int {
-	return slices.Index(jsPoints[:], p)
-}
-
-func validPointNames() string {
-	names := make([]string, len(jsPoints))
-	for i, p := range jsPoints {
-		names[i] = string(p)
-	}
-	return strings.Join(names, ", ")
+	return slices.Index(allPoints[:], p)
 }
 
 // typeOf describes a JavaScript value for a message: "a function", "a string".

@@ -67,7 +67,7 @@ func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance,
 
 // instance returns a fresh runtime for one call: a prepared one, or else
 // one made now, without the warm-up (which would only slow this call).
-func (h *jsHook) instance(ctx context.Context) (in *jsInstance, prepared bool, err error) {
+func (h *jsHook) instance(ctx context.Context) (in *jsInstance, fromPool bool, err error) {
 	if in := h.ready.get(); in != nil {
 		return in, true, nil
 	}

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -23,36 +24,36 @@ const (
 	BeforeTrustDecision Point = "beforeTrustDecision"
 )
 
-var runPoints = [...]Point{BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, AfterToolExecute}
+// allPoints are the seven points: the six of a run, in declaration order,
+// then the trust decision.
+var allPoints = [...]Point{BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse,
+	BeforeToolExecute, AfterToolExecute, BeforeTrustDecision}
+
+// runPoints are the six points of a run.
+var runPoints = allPoints[:len(allPoints)-1]
 
 // Points returns the six run points in declaration order. The slice is the
 // caller's to keep.
 func Points() []Point {
-	out := make([]Point, len(runPoints))
-	copy(out, runPoints[:])
-	return out
+	return slices.Clone(runPoints)
 }
 
 // ParsePoint returns the point named s (any of the seven points, spelled
 // exactly). An unknown name is an error that lists the valid ones.
 func ParsePoint(s string) (Point, error) {
-	for _, p := range runPoints {
-		if string(p) == s {
-			return p, nil
-		}
-	}
-	if s == string(BeforeTrustDecision) {
-		return BeforeTrustDecision, nil
+	if i := slices.Index(allPoints[:], Point(s)); i >= 0 {
+		return allPoints[i], nil
 	}
 	return "", fmt.Errorf("hooks: unknown point %q (valid points: %s)", s, validPoints)
 }
 
+// validPoints names the seven points, for messages.
 var validPoints = func() string {
-	names := make([]string, 0, len(runPoints)+1)
-	for _, p := range runPoints {
-		names = append(names, string(p))
+	names := make([]string, len(allPoints))
+	for i, p := range allPoints {
+		names[i] = string(p)
 	}
-	return strings.Join(append(names, string(BeforeTrustDecision)), ", ")
+	return strings.Join(names, ", ")
 }()
 
 // Message is one message of the conversation.
