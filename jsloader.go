@@ -36,8 +36,9 @@ type Loader struct {
 	Dir         string           // "": DefaultDir()
 	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog
 
-	// Timeout bounds each invocation of the hooks this Loader loads: a hook
-	// still running then is interrupted, as by a cancellation, and its
+	// Timeout bounds each invocation of the hooks this Loader loads (the
+	// module's evaluation too, when a call finds no runtime prepared): a
+	// hook still running then is interrupted, as by a cancellation, and its
 	// error is a diagnostic (policy Report) that says it ran out of time.
 	// Zero (the default, as the seed has it): no timeout but the context's.
 	Timeout time.Duration

@@ -30,8 +30,8 @@ const backToBack = time.Millisecond
 var epoch = time.Now()
 
 // evalTimeout bounds the evaluation of a module outside any call: at load
-// and when preparing runtimes ahead. A call's own evaluation has no timeout
-// but its context, like the call.
+// and when preparing runtimes ahead. A call that evaluates the module
+// itself has the bounds of the call: its context and the hook's Timeout.
 const evalTimeout = 10 * time.Second
 
 // jsInstance is one single-use runtime of a hook.
@@ -141,6 +141,25 @@ func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([
 	if h.prog == nil {
 		return false, fmt.Errorf("hook %q did not load: it handles no point", h.name)
 	}
+	// The timeout bounds the whole invocation, the module's evaluation too
+	// when no runtime was ready.
+	if h.timeout > 0 {
+		ctx, cancel := context.WithTimeoutCause(c, h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
+		defer cancel()
+		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
+		bounded.Context = ctx
+		c = &bounded
+	}
+	ok, err := h.invoke(c, p, out, args)
+	if err != nil && c.Err() != nil && context.Cause(c) != c.Err() {
+		err = fmt.Errorf("%w (%v)", err, context.Cause(c))
+	}
+	return ok, err
+}
+
+// invoke runs the export for p in a fresh runtime, and has the hook's
+// runtimes refilled when that is due.
+func (h *jsHook) invoke(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
 	in, fromPool, err := h.instance(c)
 	if err != nil {
 		return false, err
@@ -160,16 +179,5 @@ func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([
 		defer h.refill()
 	}
 	defer func() { h.lastEnd.Store(int64(time.Since(epoch))) }()
-	if h.timeout > 0 {
-		ctx, cancel := context.WithTimeoutCause(c, h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
-		defer cancel()
-		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
-		bounded.Context = ctx
-		c = &bounded
-	}
-	ok, err := in.call(c, p, out, args)
-	if err != nil && c.Err() != nil && context.Cause(c) != c.Err() {
-		err = fmt.Errorf("%w (%v)", err, context.Cause(c))
-	}
-	return ok, err
+	return in.call(c, p, out, args)
 }
