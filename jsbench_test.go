@@ -4,6 +4,7 @@ import (
 	"context"
 	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/dop251/goja"
 )
@@ -44,27 +45,69 @@ func BenchmarkJSWarm(b *testing.B) {
 	in := h.ready.get()
 	b.ReportAllocs()
 	for b.Loop() {
-		var out jsToolCallPatch
-		if _, err := in.call(c, BeforeToolExecute, &out, toolArgs(jsBenchCall)); err != nil {
-			b.Fatal(err)
-		}
+		callWarm(b, c, in)
 	}
 }
 
-// BenchmarkJSFreshSpaced is a fresh runtime per call with the calls spaced
-// like an agent loop's: between two calls the hook has prepared its next
-// runtimes (the benchmark waits for that with the timer stopped).
+func callWarm(b *testing.B, c *Context, in *jsInstance) {
+	var out jsToolCallPatch
+	if _, err := in.call(c, BeforeToolExecute, &out, toolArgs(jsBenchCall)); err != nil {
+		b.Fatal(err)
+	}
+}
+
+func callFresh(b *testing.B, c *Context, h *jsHook) {
+	if _, err := h.BeforeToolExecute(c, jsBenchCall); err != nil {
+		b.Fatal(err)
+	}
+}
+
+// agentGap spaces the calls of the spaced benchmarks, as an agent loop
+// does: a model call or a tool runs between two hook calls.
+const agentGap = time.Millisecond
+
+// BenchmarkJSWarmSpaced is BenchmarkJSWarm with the calls agentGap apart:
+// what the same warm runtime costs once the CPU has been idle.
+func BenchmarkJSWarmSpaced(b *testing.B) {
+	h, c := benchGuard(b)
+	in := h.ready.get()
+	latency(b, agentGap, func() {}, func() { callWarm(b, c, in) })
+}
+
+// BenchmarkJSFreshSpaced is a fresh runtime per call with the calls
+// agentGap apart, as in an agent loop: between two calls the hook prepares
+// its next runtimes (the benchmark waits for that before the next call).
 func BenchmarkJSFreshSpaced(b *testing.B) {
 	h, c := benchGuard(b)
+	latency(b, agentGap, h.refills.Wait, func() { callFresh(b, c, h) })
+}
+
+// BenchmarkJSFreshReady is a fresh runtime per call with the calls spaced
+// only by the refill, the CPU never idle: set against BenchmarkJSWarm, it
+// shows what a fresh runtime costs at best, with warm caches.
+func BenchmarkJSFreshReady(b *testing.B) {
+	h, c := benchGuard(b)
+	latency(b, 0, h.refills.Wait, func() { callFresh(b, c, h) })
+}
+
+// latency times call alone, after gap and wait, and reports its mean as
+// ns/call (ns/op counts the gap and the wait). It reads the clock instead
+// of stopping the benchmark's timer: b.StopTimer and b.StartTimer read the
+// memory statistics, a stop of the world that, once per call, costs more
+// than the call and cools its caches.
+func latency(b *testing.B, gap time.Duration, wait, call func()) {
 	b.ReportAllocs()
+	var total time.Duration
 	for b.Loop() {
-		b.StopTimer()
-		h.refills.Wait()
-		b.StartTimer()
-		if _, err := h.BeforeToolExecute(c, jsBenchCall); err != nil {
-			b.Fatal(err)
+		if gap > 0 {
+			time.Sleep(gap)
 		}
+		wait()
+		start := time.Now()
+		call()
+		total += time.Since(start)
 	}
+	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/call")
 }
 
 // BenchmarkJSFresh is a fresh runtime per call, back to back: throughput,
@@ -73,9 +116,7 @@ func BenchmarkJSFresh(b *testing.B) {
 	h, c := benchGuard(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := h.BeforeToolExecute(c, jsBenchCall); err != nil {
-			b.Fatal(err)
-		}
+		callFresh(b, c, h)
 	}
 	b.StopTimer()
 	h.refills.Wait()
@@ -91,10 +132,7 @@ func BenchmarkJSNaive(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		var out jsToolCallPatch
-		if _, err := in.call(c, BeforeToolExecute, &out, toolArgs(jsBenchCall)); err != nil {
-			b.Fatal(err)
-		}
+		callWarm(b, c, in)
 	}
 }
 
