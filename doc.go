@@ -118,7 +118,7 @@
 // Every call runs in a fresh goja runtime, so no JavaScript state survives
 // a call (module variables and globalThis start over); to remember
 // something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
-// of need, module evaluated and common built-ins set up, four per hook at
+// of need, module evaluated and common built-ins set up, eight per hook at
 // most (about 70 KB each), and each is used once.
 //
 // An export gets (ctx, payload) — afterToolExecute gets (ctx, call,
