@@ -118,8 +118,9 @@
 // Every call runs in a fresh goja runtime, so no JavaScript state survives
 // a call (module variables and globalThis start over); to remember
 // something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
-// of need, module evaluated and common built-ins set up, eight per hook at
-// most (about 70 KB each), and each is used once.
+// of need, module evaluated and the built-ins its source names set up
+// (a RegExp, String or Array prototype costs more than a small hook's
+// call), eight per hook at most (25 to 75 KB each), and each is used once.
 //
 // An export gets (ctx, payload) — afterToolExecute gets (ctx, call,
 // result) — as copies: call {id, name, arguments}, request {system,

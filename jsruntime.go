@@ -11,8 +11,9 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// Single-use runtimes are prepared ahead of need, a few per hook (about
-// 70 KB each, so at most about 550 KB a hook): enough that an agent loop,
+// Single-use runtimes are prepared ahead of need, a few per hook (25 KB
+// each for the seed's guard, about 75 KB for a hook that names every
+// built-in Program.WarmUp sets up): enough that an agent loop,
 // whose calls come milliseconds apart, always finds one ready, and few
 // enough that memory stays bounded. The pool is refilled when it is down
 // to lowWater, so that starting the refill is paid by one call in every
@@ -45,13 +46,13 @@ type jsInstance struct {
 }
 
 // prepareJS makes a runtime with the module evaluated and ctx built, and,
-// when warm, the common built-ins set up.
+// when warm, the built-ins its source names set up (Program.WarmUp).
 func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
 	rt := jsrt.New()
 	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
 	var err error
 	if warm {
-		err = jsrt.WarmUp(rt)
+		err = prog.WarmUp(rt)
 	}
 	var exports goja.Value
 	if err == nil {

@@ -20,25 +20,6 @@ func New() *goja.Runtime {
 	return rt
 }
 
-// warmUp touches the built-ins hooks use most. goja sets a built-in up the
-// first time it is used (a RegExp prototype costs more than the whole call
-// of a small hook), so a runtime prepared ahead does it off the hot path.
-// It leaves nothing behind that a hook could see.
-var warmUp = goja.MustCompile("warm-up", `(function () {
-	/a/.test("a"); "a".replace(/a/g, "b").toUpperCase().trim().split(",").includes("B");
-	"a".startsWith("a"); "a".endsWith("a"); "a".indexOf("a"); "a".slice(0); "a".match(/a/);
-	[1].map(function (x) { return x; }).filter(Boolean).join(","); [].concat([]).indexOf(1);
-	Object.keys({}); Object.assign({}, {}); Object.freeze({}); Object.isFrozen({}); Object.entries({});
-	JSON.stringify(JSON.parse("{}")); Promise.resolve(); new Date(0).toISOString(); Date.now();
-	Math.max(1, 2); Number("1"); String(1); parseInt("1"); encodeURIComponent("a"); new Error("warm-up");
-})()`, false)
-
-// WarmUp prepares the common built-ins of rt (see warmUp).
-func WarmUp(rt *goja.Runtime) error {
-	_, err := rt.RunProgram(warmUp)
-	return err
-}
-
 // ErrPending is the error of a call whose Promise is still pending once
 // nothing is left to run.
 var ErrPending = errors.New("the returned Promise is still pending and nothing is left to run " +

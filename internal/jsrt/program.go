@@ -38,8 +38,9 @@ const Main = "index.js"
 // Program is a hook's files, compiled once. It is immutable and shared by
 // every runtime of the hook.
 type Program struct {
-	dir   string           // the hook's folder as given; "" for a program from a string
-	files map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
+	dir      string           // the hook's folder as given; "" for a program from a string
+	files    map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
+	builtins builtinSet       // what a prepared runtime sets up (WarmUp)
 }
 
 // unit is one file of a program.
@@ -57,7 +58,7 @@ func CompileSource(name, source string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{files: map[string]*unit{Main: {path: name, prog: prog}}}, nil
+	return &Program{files: map[string]*unit{Main: {path: name, prog: prog}}, builtins: builtinsOf(source)}, nil
 }
 
 // CompileDir compiles every .js and .json file of the hook folder dir
@@ -105,7 +106,7 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 			report(fmt.Errorf("%s: more than %d files; the rest are left out", dir, maxFiles))
 			return filepath.SkipAll
 		}
-		u, err := compileFile(realDir, real, shown)
+		u, err := compileFile(realDir, real, shown, &p.builtins)
 		if err != nil {
 			report(err)
 		}
@@ -118,7 +119,7 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 }
 
 // compileFile reads and compiles one file of a hook folder.
-func compileFile(realDir, real, shown string) (*unit, error) {
+func compileFile(realDir, real, shown string, builtins *builtinSet) (*unit, error) {
 	fi, err := os.Lstat(real)
 	if err != nil {
 		return nil, err
@@ -152,6 +153,7 @@ func compileFile(realDir, real, shown string) (*unit, error) {
 		}
 		return u, u.err
 	}
+	*builtins |= builtinsOf(string(data))
 	u.prog, u.err = compileJS(shown, string(data))
 	return u, u.err
 }
