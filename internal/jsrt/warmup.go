@@ -44,10 +44,6 @@ var builtins = [...]builtin{
 	{"Error TypeError RangeError throw", `new Error("warm-up"); new TypeError("warm-up");`},
 }
 
-// regexpBuiltin is the index of RegExp in builtins: a regular expression
-// literal calls for it too, named or not.
-const regexpBuiltin = 1
-
 // builtinSet is a set of builtins, by index.
 type builtinSet uint16
 
@@ -57,30 +53,31 @@ var (
 	// punctuation that cannot end one (after which a slash divides), and not
 	// opening a comment.
 	regexpLiteral = regexp.MustCompile(`(?:[=(,:!&|?;{}\[]|\breturn)\s*/[^/*\s]`)
-	wordBuiltins  = func() map[string]builtinSet {
+	// alwaysBuiltins are those without words; wordBuiltins, by name, the rest.
+	alwaysBuiltins, wordBuiltins = func() (builtinSet, map[string]builtinSet) {
+		var always builtinSet
 		m := map[string]builtinSet{}
 		for i, b := range builtins {
+			if b.words == "" {
+				always |= 1 << i
+			}
 			for w := range strings.FieldsSeq(b.words) {
 				m[w] |= 1 << i
 			}
 		}
-		return m
+		return always, m
 	}()
 )
 
-// builtinsOf returns the built-ins source calls for.
+// builtinsOf returns the built-ins source calls for. A regular expression
+// literal calls for RegExp, named or not.
 func builtinsOf(source string) builtinSet {
-	var set builtinSet
-	for i, b := range builtins {
-		if b.words == "" {
-			set |= 1 << i
-		}
-	}
+	set := alwaysBuiltins
 	for _, w := range identifier.FindAllString(source, -1) {
 		set |= wordBuiltins[w]
 	}
 	if regexpLiteral.MatchString(source) {
-		set |= 1 << regexpBuiltin
+		set |= wordBuiltins["RegExp"]
 	}
 	return set
 }
