@@ -45,11 +45,11 @@ func BenchmarkJSWarm(b *testing.B) {
 	in := h.ready.get()
 	b.ReportAllocs()
 	for b.Loop() {
-		callWarm(b, c, in)
+		callInstance(b, c, in)
 	}
 }
 
-func callWarm(b *testing.B, c *Context, in *jsInstance) {
+func callInstance(b *testing.B, c *Context, in *jsInstance) {
 	var out jsToolCallPatch
 	if _, err := in.call(c, BeforeToolExecute, &out, toolArgs(jsBenchCall)); err != nil {
 		b.Fatal(err)
@@ -71,7 +71,7 @@ const agentGap = time.Millisecond
 func BenchmarkJSWarmSpaced(b *testing.B) {
 	h, c := benchGuard(b)
 	in := h.ready.get()
-	latency(b, agentGap, func() {}, func() { callWarm(b, c, in) })
+	latency(b, agentGap, func() {}, func() { callInstance(b, c, in) })
 }
 
 // BenchmarkJSFreshSpaced is a fresh runtime per call with the calls
@@ -132,7 +132,7 @@ func BenchmarkJSNaive(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		callWarm(b, c, in)
+		callInstance(b, c, in)
 	}
 }
 
