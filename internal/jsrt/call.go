@@ -17,6 +17,7 @@ const MaxCallStack = 4096
 func New() *goja.Runtime {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(MaxCallStack)
+	boundRecursion(rt)
 	return rt
 }
 
