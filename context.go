@@ -2,12 +2,10 @@ package hooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"log/slog"
 	"net/http"
 	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"time"
@@ -21,62 +19,6 @@ type Prompt struct{ Title, Body string }
 
 // Notice is a message a hook shows a person (Context.Notify).
 type Notice struct{ Title, Body string }
-
-// Files is the file capability hooks get. Relative names resolve against
-// the run's Workdir. Hooks are trusted code: absolute names are allowed.
-// A Files must be safe for concurrent use.
-type Files interface {
-	Read(name string) ([]byte, error)
-	Write(name string, data []byte) error  // creates or truncates; creates missing parent folders
-	Append(name string, data []byte) error // creates when missing
-	Exists(name string) (bool, error)
-}
-
-// DirFiles is the Files of the operating system, with relative names
-// resolved against the folder it names ("" is the process's working folder).
-type DirFiles string
-
-func (d DirFiles) path(name string) string {
-	if filepath.IsAbs(name) || d == "" {
-		return name
-	}
-	return filepath.Join(string(d), name)
-}
-
-// Read returns the file's contents.
-func (d DirFiles) Read(name string) ([]byte, error) { return os.ReadFile(d.path(name)) }
-
-// Write replaces the file's contents, creating it and its folder as needed.
-func (d DirFiles) Write(name string, data []byte) error {
-	p := d.path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	return os.WriteFile(p, data, 0o644)
-}
-
-// Append adds data at the end of the file, creating it and its folder as needed.
-func (d DirFiles) Append(name string, data []byte) error {
-	p := d.path(name)
-	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-		return err
-	}
-	f, err := os.OpenFile(p, os.O_APPEND|os.O_CREATE|os.O_WRONLY, 0o644)
-	if err != nil {
-		return err
-	}
-	_, err = f.Write(data)
-	return errors.Join(err, f.Close())
-}
-
-// Exists reports whether the file exists.
-func (d DirFiles) Exists(name string) (bool, error) {
-	_, err := os.Stat(d.path(name))
-	if errors.Is(err, os.ErrNotExist) {
-		return false, nil
-	}
-	return err == nil, err
-}
 
 // System describes the machine a hook runs on. Host.System's zero fields are
 // filled from the running process.
@@ -257,7 +199,7 @@ func (c *Context) Confirm(p Prompt) bool {
 	if h.Confirm == nil {
 		return h.AutoApprove
 	}
-	ok, err := h.Confirm(c, p)
+	ok, err := h.Confirm(c.base(), p)
 	if err != nil {
 		c.run.chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
 		return false
@@ -291,4 +233,15 @@ func (c *Context) ctx() context.Context {
 		return context.Background()
 	}
 	return c
+}
+
+// base is the context.Context the Context embeds (Background in a literal
+// without one). It is what the library hands to work that could outlive the
+// hook's call (an interrupt, an HTTP transport, a host's Confirm): the
+// *Context itself goes back to a pool when the call returns.
+func (c *Context) base() context.Context {
+	if c.Context == nil {
+		return context.Background()
+	}
+	return c.Context
 }

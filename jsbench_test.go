@@ -50,8 +50,8 @@ func BenchmarkJSWarm(b *testing.B) {
 }
 
 func callInstance(b *testing.B, c *Context, in *jsInstance) {
-	var out jsToolCallPatch
-	if _, err := in.call(c, BeforeToolExecute, &out, toolArgs(jsBenchCall)); err != nil {
+	v, err := in.call(c, BeforeToolExecute, toolArgs(jsBenchCall))
+	if _, err := read(c, BeforeToolExecute, v, err); err != nil {
 		b.Fatal(err)
 	}
 }

@@ -54,7 +54,7 @@ func (x *jsCtx) Get(key string) goja.Value {
 // make builds the member key, or returns nil for a key ctx does not have.
 func (x *jsCtx) make(key string) (goja.Value, error) {
 	in, rt, c := x.in, x.in.rt, x.in.cur
-	value := func(v any) (goja.Value, error) { return jsrt.ToJS(rt, v, false) }
+	value := func(v any) (goja.Value, error) { return jsrt.ToJS(c.base(), rt, v, nil) }
 	switch key {
 	case "workdir":
 		return value(c.Workdir)
@@ -177,13 +177,24 @@ func (in *jsInstance) fileJS() *goja.Object {
 		return in.cur.Files
 	}
 	_ = o.Set("read", func(name string) (string, error) {
-		b, err := files().Read(name)
+		var b []byte
+		var err error
+		if r, ok := files().(contextReader); ok { // stops with the call
+			b, err = r.readContext(in.cur.base(), name)
+		} else {
+			b, err = files().Read(name)
+		}
 		return string(b), err
 	})
 	_ = o.Set("write", func(name, data string) error { return files().Write(name, []byte(data)) })
 	_ = o.Set("append", func(name, data string) error { return files().Append(name, []byte(data)) })
 	_ = o.Set("exists", func(name string) (bool, error) { return files().Exists(name) })
 	return o
+}
+
+// contextReader is a Files whose reads stop when a context ends (DirFiles).
+type contextReader interface {
+	readContext(ctx context.Context, name string) ([]byte, error)
 }
 
 // jsHTTPRequest is what ctx.http.request takes.
@@ -205,7 +216,7 @@ func (in *jsInstance) httpJS() *goja.Object {
 	o := rt.NewObject()
 	request := func(opts goja.Value, method, url string, body goja.Value) goja.Value {
 		var req jsHTTPRequest
-		data, err := jsrt.JSON(rt, opts)
+		data, err := in.json(opts)
 		if err == nil && data != nil {
 			err = json.Unmarshal(data, &req)
 		}
@@ -216,7 +227,7 @@ func (in *jsInstance) httpJS() *goja.Object {
 			req.Method, req.URL = method, url
 		}
 		if body != nil && !goja.IsUndefined(body) {
-			if req.Body, err = jsrt.JSON(rt, body); err != nil {
+			if req.Body, err = in.json(body); err != nil {
 				panic(rt.NewGoError(err))
 			}
 		}
@@ -224,7 +235,7 @@ func (in *jsInstance) httpJS() *goja.Object {
 		if err != nil {
 			panic(rt.NewGoError(err))
 		}
-		v, err := jsrt.ToJS(rt, res, false)
+		v, err := jsrt.ToJS(in.cur.base(), rt, res, nil)
 		if err != nil {
 			panic(rt.NewGoError(err))
 		}
@@ -251,7 +262,7 @@ func (in *jsInstance) do(r jsHTTPRequest) (map[string]any, error) {
 	if r.Method == "" {
 		r.Method = http.MethodGet
 	}
-	var ctx context.Context = c
+	ctx := c.base() // not c: the transport may look at it after the call
 	if r.TimeoutMs > 0 {
 		var cancel context.CancelFunc
 		ctx, cancel = context.WithTimeout(ctx, time.Duration(r.TimeoutMs)*time.Millisecond)
@@ -314,12 +325,10 @@ func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
 		if err != nil {
 			return nil, err
 		}
-		if o, ok := r.(*goja.Object); ok {
-			if _, ok := o.Export().(*goja.Promise); ok {
-				return nil, errors.New("memo: fn returned a Promise; memo takes a synchronous function")
-			}
+		if _, ok := jsrt.AsPromise(r); ok {
+			return nil, errors.New("memo: fn returned a Promise; memo takes a synchronous function")
 		}
-		return jsrt.FromJS(rt, r)
+		return jsrt.Export(in.cur.base(), rt, r)
 	})
 	if err != nil {
 		var interrupted *goja.InterruptedError
@@ -332,7 +341,7 @@ func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
 		}
 		panic(rt.NewGoError(err))
 	}
-	jv, err := jsrt.ToJS(rt, v, false)
+	jv, err := jsrt.ToJS(in.cur.base(), rt, v, nil)
 	if err != nil {
 		panic(rt.NewGoError(err))
 	}
@@ -344,12 +353,22 @@ func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
 func (in *jsInstance) logText(v goja.Value) string {
 	if o, ok := v.(*goja.Object); ok {
 		if _, isFn := goja.AssertFunction(o); !isFn {
-			if data, err := jsrt.JSON(in.rt, o); err == nil && data != nil {
+			if data, err := in.json(o); err == nil && data != nil {
 				return string(data)
 			}
 		}
 	}
 	return v.String()
+}
+
+// json is v as JSON.stringify writes it (nil for undefined), read with
+// jsrt.Export: bounded by the call's context and the value limits.
+func (in *jsInstance) json(v goja.Value) ([]byte, error) {
+	out, err := jsrt.Export(in.cur.base(), in.rt, v)
+	if err != nil || out == nil && (v == nil || goja.IsUndefined(v)) {
+		return nil, err
+	}
+	return json.Marshal(out)
 }
 
 // titleBody reads {title, body} for confirm and notify.

@@ -2,7 +2,7 @@ package hooks
 
 import (
 	"context"
-	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -39,26 +39,47 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 		report(err)
 		return h
 	}
-	kind := typeOf(in.exports)
-	if kind != "an object" {
-		report(fmt.Errorf("module.exports is %s; want an object of functions named after points (%s)", kind, validPoints))
-		return h
+	var problems []error
+	err = jsrt.Guard(ctx, in.rt, func() error {
+		problems = h.readExports(in)
+		return nil
+	})
+	if err != nil { // a getter or a Proxy trap of module.exports threw, or looped
+		report(fmt.Errorf("reading module.exports: %w", err))
+		return &jsHook{name: name, timeout: timeout}
 	}
-	for _, key := range in.exports.Keys() {
-		i := pointIndex(Point(key))
-		if i < 0 {
-			report(fmt.Errorf("export %q is not a point: ignored; the points are %s", key, validPoints))
-			continue
-		}
-		if v := in.exports.Get(key); typeOf(v) != "a function" {
-			report(fmt.Errorf("export %q is %s, not a function: ignored", key, typeOf(v)))
-			continue
-		}
-		h.exports[i] = true
+	for _, p := range problems {
+		report(p)
+	}
+	if in.exports == nil {
+		return h
 	}
 	h.prog = prog
 	h.ready.put(in) // evaluated, never called: as fresh as any
 	return h
+}
+
+// readExports notes which points the module exports a function for, and
+// returns what is wrong with the others. It runs JavaScript (getters,
+// Proxy traps), so it runs inside jsrt.Guard.
+func (h *jsHook) readExports(in *jsInstance) (problems []error) {
+	if in.exportsKind != "an object" {
+		in.exports = nil
+		return []error{fmt.Errorf("module.exports is %s; want an object of functions named after points (%s)", in.exportsKind, validPoints)}
+	}
+	for _, key := range in.exports.Keys() {
+		i := pointIndex(Point(key))
+		if i < 0 {
+			problems = append(problems, fmt.Errorf("export %q is not a point: ignored; the points are %s", key, validPoints))
+			continue
+		}
+		if v := in.exports.Get(key); jsrt.Kind(v) != "a function" {
+			problems = append(problems, fmt.Errorf("export %q is %s, not a function: ignored", key, jsrt.Kind(v)))
+			continue
+		}
+		h.exports[i] = true
+	}
+	return problems
 }
 
 // Name returns the hook's name: its folder's name.
@@ -73,31 +94,39 @@ func (h *jsHook) Handles(p Point) bool {
 // hookPolicy: a throwing JS hook is a diagnostic, and the run goes on (seed 000).
 func (h *jsHook) hookPolicy() Policy { return Report }
 
-func (in *jsInstance) call(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
-	fn, ok := goja.AssertFunction(in.exports.Get(string(p)))
-	if !ok {
-		return false, fmt.Errorf("export %q is no longer a function", p)
-	}
+// jsArgs builds the arguments of an export after ctx, in the runtime.
+type jsArgs func(in *jsInstance) ([]goja.Value, error)
+
+// call runs the export for p with ctx and the arguments args builds, and
+// exports what it returned. Everything it does in the runtime (reading the
+// export, building the arguments, the call, reading the returned value)
+// runs under the call's context, and ends before call returns.
+func (in *jsInstance) call(c *Context, p Point, args jsArgs) (ret any, err error) {
 	in.cur = c
-	vals, err := args(in)
-	if err != nil {
-		return false, err
+	ctx := c.base()
+	err = jsrt.Guard(ctx, in.rt, func() error {
+		fn, ok := goja.AssertFunction(in.exports.Get(string(p)))
+		if !ok {
+			return fmt.Errorf("export %q is no longer a function", p)
+		}
+		vals, err := args(in)
+		if err != nil {
+			return err
+		}
+		v, err := jsrt.Call(in.rt, fn, in.exports, append([]goja.Value{in.ctx}, vals...)...)
+		if err != nil {
+			return err
+		}
+		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
+			return fmt.Errorf("returned a value that cannot be read: %w", err)
+		}
+		return nil
+	})
+	var pe *jsrt.PanicError
+	if errors.As(err, &pe) {
+		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
 	}
-	v, err := jsrt.Call(c, in.rt, fn, in.exports, append([]goja.Value{in.ctx}, vals...)...)
-	if err != nil {
-		return false, err
-	}
-	data, err := jsrt.JSON(in.rt, v)
-	if err != nil || data == nil || out == nil {
-		return false, err
-	}
-	if data[0] != '{' {
-		return false, fmt.Errorf("returned %s; want an object, or nothing for no opinion", clip(data))
-	}
-	if err := json.Unmarshal(data, out); err != nil {
-		return false, fmt.Errorf("returned %s: %w", clip(data), err)
-	}
-	return true, nil
+	return ret, err
 }
 
 func clip(data []byte) string {
@@ -108,61 +137,32 @@ func clip(data []byte) string {
 	return string(data)
 }
 
-// The shapes JavaScript returns. encoding/json matches their names without
-// regard to case; null keeps, like a missing field.
-type (
-	jsEnd struct {
-		Output string `json:"output"`
-	}
-	jsRunPatch struct {
-		State any `json:"state"`
-	}
-	jsModelRequestPatch struct {
-		System   *string         `json:"system"`
-		Messages json.RawMessage `json:"messages"`
-		Respond  *ModelResponse  `json:"respond"`
-		End      *jsEnd          `json:"end"`
-	}
-	jsModelResponsePatch struct {
-		Text     *string `json:"text"`
-		End      *jsEnd  `json:"end"`
-		Continue *string `json:"continue"`
-	}
-	jsToolCallPatch struct {
-		Allow     *bool          `json:"allow"`
-		Reason    *string        `json:"reason"`
-		Arguments map[string]any `json:"arguments"`
-		Result    *ToolResult    `json:"result"`
-	}
-	jsToolResultPatch struct {
-		Text    *string `json:"text"`
-		IsError *bool   `json:"isError"`
-		Value   any     `json:"value"`
-	}
-)
-
-func (e *jsEnd) end() *End {
-	if e == nil {
-		return nil
-	}
-	return &End{Output: e.Output}
-}
-
 // BeforeRun runs beforeRun(ctx, start); {state} becomes the hook's state.
 func (h *jsHook) BeforeRun(c *Context, start RunStart) (*RunPatch, error) {
-	var out jsRunPatch
-	ok, err := h.call(c, BeforeRun, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, BeforeRun, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(map[string]any{"runId": start.RunID, "input": start.Input, "resumed": start.Resumed})
 	})
-	if !ok || out.State == nil {
+	r, err := read(c, BeforeRun, v, err)
+	if r == nil {
 		return nil, err
 	}
-	return &RunPatch{State: out.State}, nil
+	if state := r.field("state"); state != nil {
+		return &RunPatch{State: state}, nil
+	}
+	return nil, nil
+}
+
+// read checks what an export returned; r is nil for no opinion or an error.
+func read(c *Context, p Point, v any, err error) (*returned, error) {
+	if err != nil {
+		return nil, err
+	}
+	return readReturn(c, p, v)
 }
 
 // AfterRun runs afterRun(ctx, event); what it returns is ignored.
 func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
-	_, err := h.call(c, AfterRun, nil, func(in *jsInstance) ([]goja.Value, error) {
+	_, err := h.call(c, AfterRun, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(map[string]any{"runId": end.RunID, "outcome": string(end.Outcome), "reason": end.Reason, "output": end.Output})
 	})
 	return err
@@ -172,78 +172,93 @@ func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
 // request.messages read-only; a returned messages is ignored with a
 // diagnostic.
 func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
-	var out jsModelRequestPatch
-	ok, err := h.call(c, BeforeModelRequest, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, BeforeModelRequest, func(in *jsInstance) ([]goja.Value, error) {
 		msgs := make([]any, len(req.Messages))
 		for i, m := range req.Messages {
 			msgs[i] = map[string]any{"role": m.Role, "text": m.Text}
 		}
 		return in.object(map[string]any{"system": req.System}, map[string]any{"messages": msgs})
 	})
-	if !ok {
+	r, err := read(c, BeforeModelRequest, v, err)
+	if r == nil {
 		return nil, err
 	}
-	if len(out.Messages) > 0 && string(out.Messages) != "null" {
+	if r.field("messages") != nil {
 		c.diagnose(BeforeModelRequest, fmt.Errorf("returned messages: ignored, messages are read-only to JavaScript hooks"))
 	}
-	return &ModelRequestPatch{System: out.System, Respond: out.Respond, End: out.End.end()}, nil
+	p := &ModelRequestPatch{System: r.str("system")}
+	var respond, end *returned
+	p.Respond, respond = r.response("respond")
+	p.End, end = r.end("end")
+	return p, r.done(respond, end)
 }
 
 // AfterModelResponse runs afterModelResponse(ctx, response), with
 // response.toolCalls read-only.
 func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelResponsePatch, error) {
-	var out jsModelResponsePatch
-	ok, err := h.call(c, AfterModelResponse, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, AfterModelResponse, func(in *jsInstance) ([]goja.Value, error) {
 		calls := make([]any, len(resp.ToolCalls))
 		for i, tc := range resp.ToolCalls {
 			calls[i] = toolCallJS(tc)
 		}
 		return in.object(map[string]any{"text": resp.Text}, map[string]any{"toolCalls": calls})
 	})
-	if !ok {
+	r, err := read(c, AfterModelResponse, v, err)
+	if r == nil {
 		return nil, err
 	}
-	return &ModelResponsePatch{Text: out.Text, End: out.End.end(), Continue: out.Continue}, nil
+	p := &ModelResponsePatch{Text: r.str("text"), Continue: r.str("continue")}
+	var end *returned
+	p.End, end = r.end("end")
+	return p, r.done(end)
 }
 
-// BeforeToolExecute runs beforeToolExecute(ctx, call) on a copy of the call.
+// BeforeToolExecute runs beforeToolExecute(ctx, call) on a copy of the
+// call. {block: "reason"} (seed 003's shape) refuses like {allow: false,
+// reason}.
 func (h *jsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	var out jsToolCallPatch
-	ok, err := h.call(c, BeforeToolExecute, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, BeforeToolExecute, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(toolCallJS(call))
 	})
-	if !ok {
+	r, err := read(c, BeforeToolExecute, v, err)
+	if r == nil {
 		return nil, err
 	}
-	return &ToolCallPatch{Allow: out.Allow, Reason: out.Reason, Arguments: out.Arguments, Result: out.Result}, nil
+	p := &ToolCallPatch{Allow: r.boolean("allow"), Reason: r.str("reason"), Arguments: r.arguments("arguments")}
+	if block := r.str("block"); block != nil {
+		p.Allow, p.Reason = new(false), block
+	}
+	var result *returned
+	p.Result, result = r.toolResult("result")
+	return p, r.done(result)
 }
 
 // AfterToolExecute runs afterToolExecute(ctx, call, result).
 func (h *jsHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error) {
-	var out jsToolResultPatch
-	ok, err := h.call(c, AfterToolExecute, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, AfterToolExecute, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(toolCallJS(call), map[string]any{"text": res.Text, "isError": res.IsError, "value": res.Value})
 	})
-	if !ok {
+	r, err := read(c, AfterToolExecute, v, err)
+	if r == nil {
 		return nil, err
 	}
-	return &ToolResultPatch{Text: out.Text, IsError: out.IsError, Value: out.Value}, nil
+	p := &ToolResultPatch{Text: r.str("text"), IsError: r.boolean("isError"), Value: r.field("value")}
+	return p, r.done()
 }
 
 // BeforeTrustDecision runs beforeTrustDecision(ctx, {path, decision,
 // isNew}); {approve: true} recommends trusting the project (it can only
 // upgrade ask to trusted).
 func (h *jsHook) BeforeTrustDecision(c *Context, req TrustRequest) (*TrustPatch, error) {
-	var out struct {
-		Approve bool `json:"approve"`
-	}
-	ok, err := h.call(c, BeforeTrustDecision, &out, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, BeforeTrustDecision, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(map[string]any{"path": req.Path, "decision": string(req.Decision), "isNew": req.IsNew})
 	})
-	if !ok {
+	r, err := read(c, BeforeTrustDecision, v, err)
+	if r == nil {
 		return nil, err
 	}
-	return &TrustPatch{Approve: out.Approve}, nil
+	approve := r.boolean("approve")
+	return &TrustPatch{Approve: approve != nil && *approve}, r.done()
 }
 
 func toolCallJS(call ToolCall) map[string]any {
@@ -258,26 +273,32 @@ func toolCallJS(call ToolCall) map[string]any {
 func (in *jsInstance) values(vs ...any) ([]goja.Value, error) {
 	out := make([]goja.Value, len(vs))
 	for i, v := range vs {
-		jv, err := jsrt.ToJS(in.rt, v, false)
+		jv, err := jsrt.ToJS(in.cur.base(), in.rt, v, nil)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("the %s argument: %w", ordinal(i), err)
 		}
 		out[i] = jv
 	}
 	return out, nil
 }
 
+// ordinal names an argument after ctx: "first" is the payload.
+func ordinal(i int) string {
+	return [...]string{"first", "second", "third"}[min(i, 2)]
+}
+
 // object builds one argument from writable fields and read-only ones.
 func (in *jsInstance) object(fields, frozen map[string]any) ([]goja.Value, error) {
-	v, err := jsrt.ToJS(in.rt, fields, false)
+	ctx := in.cur.base()
+	v, err := jsrt.ToJS(ctx, in.rt, fields, nil)
 	if err != nil {
 		return nil, err
 	}
 	o := v.(*goja.Object)
 	for k, f := range frozen {
-		fv, err := jsrt.ToJS(in.rt, f, true)
+		fv, err := jsrt.ToJS(ctx, in.rt, f, in.freeze)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("%s: %w", k, err)
 		}
 		_ = o.Set(k, fv)
 	}
@@ -288,30 +309,4 @@ func (in *jsInstance) object(fields, frozen map[string]any) ([]goja.Value, error
 // have), or -1.
 func pointIndex(p Point) int {
 	return slices.Index(allPoints[:], p)
-}
-
-// typeOf describes a JavaScript value for a message: "a function", "a string".
-func typeOf(v goja.Value) string {
-	switch {
-	case v == nil || goja.IsUndefined(v):
-		return "undefined"
-	case goja.IsNull(v):
-		return "null"
-	}
-	if o, ok := v.(*goja.Object); ok {
-		if _, ok := goja.AssertFunction(o); ok {
-			return "a function"
-		}
-		if o.ClassName() == "Array" {
-			return "an array"
-		}
-		return "an object"
-	}
-	switch v.ExportType().Kind().String() {
-	case "string":
-		return "a string"
-	case "bool":
-		return "a boolean"
-	}
-	return "a number"
 }

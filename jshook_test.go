@@ -238,7 +238,7 @@ func TestJSBadReturnsAreDiagnostics(t *testing.T) {
 	msgs := diagTexts(rec.diagnostics())
 	require.Len(t, msgs, 2)
 	assert.Contains(t, msgs[0], `returned "yes"; want an object`)
-	assert.Contains(t, msgs[1], `returned {"allow":"no"}`)
+	assert.Contains(t, msgs[1], `returned allow: "no"; want true or false`)
 }
 
 func TestJSCancelInterruptsARunningHook(t *testing.T) {

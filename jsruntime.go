@@ -35,35 +35,40 @@ var epoch = time.Now()
 // evalTimeout bounds the evaluation of a module outside any call: at load
 // and when preparing runtimes ahead. A call that evaluates the module
 // itself has the bounds of the call: its context and the hook's Timeout.
-const evalTimeout = 10 * time.Second
+var evalTimeout = 10 * time.Second // a variable: tests shorten it
 
 // jsInstance is one single-use runtime of a hook.
 type jsInstance struct {
-	rt      *goja.Runtime
-	exports *goja.Object
-	ctx     *goja.Object // the hook's ctx, reading cur
-	cur     *Context     // the call's Context
+	rt          *goja.Runtime
+	exports     *goja.Object  // module.exports; nil when the module left no object
+	exportsKind string        // what module.exports is, for a message: "an object", "null"
+	freeze      goja.Callable // Object.freeze, taken before the hook's code ran
+	ctx         *goja.Object  // the hook's ctx, reading cur
+	cur         *Context      // the call's Context
 }
 
 // prepareJS makes a runtime with the module evaluated and ctx built, and,
-// when warm, the built-ins its source names set up (Program.WarmUp).
+// when warm, the built-ins its source names set up (Program.WarmUp). All of
+// it runs under ctx (jsrt.Guard): a module that loops is interrupted.
 func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
-	rt := jsrt.New()
-	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
-	var err error
-	if warm {
-		err = prog.WarmUp(rt)
-	}
+	in := &jsInstance{rt: jsrt.New()}
 	var exports goja.Value
-	if err == nil {
-		exports, err = prog.Evaluate(rt)
-	}
-	stop()
+	err := jsrt.Guard(ctx, in.rt, func() (err error) {
+		// Before the hook's code runs, which may replace it.
+		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
+		if warm {
+			if err := prog.WarmUp(in.rt); err != nil {
+				return err
+			}
+		}
+		exports, err = prog.Evaluate(ctx, in.rt)
+		return err
+	})
 	if err != nil {
 		return nil, fmt.Errorf("evaluating the module: %w", err)
 	}
-	in := &jsInstance{rt: rt}
 	in.exports, _ = exports.(*goja.Object)
+	in.exportsKind = jsrt.Kind(exports)
 	in.ctx = in.newCtx()
 	return in, nil
 }
@@ -138,34 +143,30 @@ func (p *jsPool) len() int {
 	return len(p.items)
 }
 
-// call runs the export for p with ctx and the arguments args builds, and
-// decodes what it returned into out. It reports false for no opinion.
-func (h *jsHook) call(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
+// call runs the export for p with the arguments args builds, and returns
+// what it returned, exported to Go (nil for no opinion).
+func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 	if h.prog == nil {
-		return false, fmt.Errorf("hook %q did not load: it handles no point", h.name)
+		return nil, fmt.Errorf("hook %q did not load: it handles no point", h.name)
 	}
 	// The timeout bounds the whole invocation, the module's evaluation too
 	// when no runtime was ready.
 	if h.timeout > 0 {
-		ctx, cancel := context.WithTimeoutCause(c, h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
+		ctx, cancel := context.WithTimeoutCause(c.base(), h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
 		defer cancel()
 		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
 		bounded.Context = ctx
 		c = &bounded
 	}
-	ok, err := h.invoke(c, p, out, args)
-	if err != nil && c.Err() != nil && context.Cause(c) != c.Err() {
-		err = fmt.Errorf("%w (%v)", err, context.Cause(c))
-	}
-	return ok, err
+	return h.invoke(c, p, args)
 }
 
 // invoke runs the export for p in a fresh runtime, and has the hook's
 // runtimes refilled when that is due.
-func (h *jsHook) invoke(c *Context, p Point, out any, args func(in *jsInstance) ([]goja.Value, error)) (bool, error) {
-	in, fromPool, err := h.instance(c)
+func (h *jsHook) invoke(c *Context, p Point, args jsArgs) (any, error) {
+	in, fromPool, err := h.instance(c.base())
 	if err != nil {
-		return false, err
+		return nil, err
 	}
 	// Refill after the call, so that the next runtimes are made between
 	// calls; but not once calls come back to back and run the pool dry:
@@ -182,5 +183,5 @@ func (h *jsHook) invoke(c *Context, p Point, out any, args func(in *jsInstance) 
 		defer h.refill()
 	}
 	defer func() { h.lastEnd.Store(int64(time.Since(epoch))) }()
-	return in.call(c, p, out, args)
+	return in.call(c, p, args)
 }

@@ -1,9 +1,9 @@
 package jsrt
 
 import (
-	"context"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -26,32 +26,41 @@ func New() *goja.Runtime {
 var ErrPending = errors.New("the returned Promise is still pending and nothing is left to run " +
 	"(there are no timers or I/O in a hook runtime: await only work that settles by itself)")
 
-// Call calls fn in rt with this and args, under ctx: cancelling ctx
-// interrupts the JavaScript that runs (a native function that blocks must
-// watch ctx itself), and the error then matches ctx's error with errors.Is.
-// A returned Promise is awaited: goja runs the jobs it queued before Call
-// returns, so a Promise still pending then never settles (ErrPending).
-func Call(ctx context.Context, rt *goja.Runtime, fn goja.Callable, this goja.Value, args ...goja.Value) (goja.Value, error) {
-	stop := context.AfterFunc(ctx, func() { rt.Interrupt(ctx.Err()) })
+// Call calls fn in rt with this and args. It must run inside Guard, which
+// bounds it by the call's context. A returned Promise is awaited: goja runs
+// the jobs it queued before Call returns, so a Promise still pending then
+// never settles (ErrPending).
+func Call(rt *goja.Runtime, fn goja.Callable, this goja.Value, args ...goja.Value) (goja.Value, error) {
 	v, err := fn(this, args...)
-	stop()
 	if err != nil {
 		return nil, Error(err)
 	}
-	if o, ok := v.(*goja.Object); ok {
-		if p, ok := o.Export().(*goja.Promise); ok {
-			switch p.State() {
-			case goja.PromiseStateFulfilled:
-				return p.Result(), nil
-			case goja.PromiseStateRejected:
-				return nil, rejection(p.Result())
-			default:
-				return nil, ErrPending
-			}
-		}
+	p, ok := AsPromise(v)
+	if !ok {
+		return v, nil
 	}
-	return v, nil
+	switch p.State() {
+	case goja.PromiseStateFulfilled:
+		return p.Result(), nil
+	case goja.PromiseStateRejected:
+		return nil, rejection(p.Result())
+	}
+	return nil, ErrPending
 }
+
+// AsPromise returns v as a Promise, when it is one. It looks at the type
+// before exporting: Export copies an array or an object whole, which for a
+// hostile value (an array whose length is 4e9) exhausts memory.
+func AsPromise(v goja.Value) (*goja.Promise, bool) {
+	o, ok := v.(*goja.Object)
+	if !ok || o.ExportType() != promiseType {
+		return nil, false
+	}
+	p, ok := o.Export().(*goja.Promise)
+	return p, ok
+}
+
+var promiseType = reflect.TypeFor[*goja.Promise]()
 
 // Error turns an error of goja into the error a person reads: the
 // JavaScript message with its stack (file:line:column of each frame).
@@ -69,7 +78,7 @@ func Error(err error) error {
 	case errors.As(err, &overflow):
 		return fmt.Errorf("stack overflow: more than %d nested calls%s", MaxCallStack, at(overflow.Stack()))
 	case errors.As(err, &ex):
-		return &ScriptError{Message: ex.Value().String(), Stack: stack(ex.Stack()), cause: ex}
+		return &ScriptError{Message: Describe(ex.Value()), Stack: stack(ex.Stack()), cause: ex}
 	}
 	return err
 }
@@ -94,12 +103,38 @@ func (e *ScriptError) Unwrap() error { return e.cause }
 
 // rejection is the error of a rejected Promise.
 func rejection(reason goja.Value) error {
+	text := Describe(reason)
 	if o, ok := reason.(*goja.Object); ok {
-		if s := o.Get("stack"); s != nil && !goja.IsUndefined(s) {
-			return &ScriptError{Message: "rejected: " + reason.String(), Stack: indent(s.String(), reason.String())}
+		if s := safeGet(o, "stack"); s != nil && !goja.IsUndefined(s) {
+			return &ScriptError{Message: "rejected: " + text, Stack: indent(Describe(s), text)}
 		}
 	}
-	return &ScriptError{Message: "rejected: " + reason.String()}
+	return &ScriptError{Message: "rejected: " + text}
+}
+
+// Describe is a thrown value as a message: what String() gives it, or, when
+// that itself throws or is interrupted (a hostile toString), what kind of
+// value it is. It never panics: it runs while an error is being reported.
+func Describe(v goja.Value) (text string) {
+	if v == nil {
+		return "undefined"
+	}
+	defer func() {
+		if recover() != nil { // a throw, or the interrupt: Guard reports that
+			text = "a thrown " + Kind(v) + " (its toString failed)"
+		}
+	}()
+	return v.String()
+}
+
+// safeGet reads o[key], or nil when the read throws or is interrupted.
+func safeGet(o *goja.Object, key string) (v goja.Value) {
+	defer func() {
+		if recover() != nil {
+			v = nil
+		}
+	}()
+	return o.Get(key)
 }
 
 func at(frames []goja.StackFrame) string {

@@ -27,7 +27,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 func evaluate(t *testing.T, p *Program) (*goja.Runtime, *goja.Object) {
 	t.Helper()
 	rt := New()
-	exports, err := p.Evaluate(rt)
+	exports, err := p.Evaluate(context.Background(), rt)
 	require.NoError(t, err)
 	return rt, exports.ToObject(rt)
 }
@@ -36,7 +36,16 @@ func call(t *testing.T, rt *goja.Runtime, exports *goja.Object, name string, arg
 	t.Helper()
 	fn, ok := goja.AssertFunction(exports.Get(name))
 	require.True(t, ok, "%s is a function", name)
-	return Call(context.Background(), rt, fn, exports, args...)
+	return guarded(context.Background(), rt, fn, exports, args...)
+}
+
+// guarded calls fn under ctx, as the library does.
+func guarded(ctx context.Context, rt *goja.Runtime, fn goja.Callable, this goja.Value, args ...goja.Value) (v goja.Value, err error) {
+	err = Guard(ctx, rt, func() error {
+		v, err = Call(rt, fn, this, args...)
+		return err
+	})
+	return v, err
 }
 
 func TestCommonJS(t *testing.T) {
@@ -149,7 +158,7 @@ func TestCallIsInterruptedByItsContext(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error)
 	go func() {
-		_, err := Call(ctx, rt, fn, exports)
+		_, err := guarded(ctx, rt, fn, exports)
 		done <- err
 	}()
 	cancel()
@@ -179,30 +188,32 @@ func TestThrowsCarryFileAndLine(t *testing.T) {
 func TestConversionCopiesAndFreezes(t *testing.T) {
 	rt := New()
 	args := map[string]any{"list": []any{1.0, "two"}, "n": 3.5}
-	v, err := ToJS(rt, args, false)
+	ctx := context.Background()
+	v, err := ToJS(ctx, rt, args, nil)
 	require.NoError(t, err)
 	require.NoError(t, rt.Set("args", v))
 	_, err = rt.RunString("args.n = 9; args.list.push(3)")
 	require.NoError(t, err)
 	assert.Equal(t, 3.5, args["n"], "the Go map is not written through")
 
-	frozen, err := ToJS(rt, []any{map[string]any{"role": "user"}}, true)
+	freeze, _ := goja.AssertFunction(rt.Get("Object").ToObject(rt).Get("freeze"))
+	frozen, err := ToJS(ctx, rt, []any{map[string]any{"role": "user"}}, freeze)
 	require.NoError(t, err)
 	require.NoError(t, rt.Set("msgs", frozen))
 	_, err = rt.RunString("msgs[0].role = 'x'; msgs.push(1)")
 	require.Error(t, err, "push on a frozen array throws")
-	back, err := FromJS(rt, frozen)
+	back, err := Export(ctx, rt, frozen)
 	require.NoError(t, err)
 	assert.Equal(t, []any{map[string]any{"role": "user"}}, back)
 
-	n, err := FromJS(rt, rt.ToValue(7))
+	n, err := Export(ctx, rt, rt.ToValue(7))
 	require.NoError(t, err)
 	assert.Equal(t, 7.0, n, "numbers come back as JSON gives them")
 
 	cyclic, err := rt.RunString("const o = {}; o.o = o; o")
 	require.NoError(t, err)
-	_, err = FromJS(rt, cyclic)
-	assert.ErrorContains(t, err, "circular")
+	_, err = Export(ctx, rt, cyclic)
+	assert.ErrorContains(t, err, "contains itself")
 }
 
 func TestObjectsKeepOneKeyOrder(t *testing.T) {
@@ -212,10 +223,12 @@ func TestObjectsKeepOneKeyOrder(t *testing.T) {
 		args[k] = map[string]any{"y": 1.0, "x": 2.0}
 	}
 	for range 20 {
-		v, err := ToJS(rt, args, false)
+		v, err := ToJS(context.Background(), rt, args, nil)
 		require.NoError(t, err)
-		data, err := JSON(rt, v)
+		require.NoError(t, rt.Set("v", v))
+		s, err := rt.RunString("JSON.stringify(v)")
 		require.NoError(t, err)
+		data := s.String()
 		assert.Equal(t, `{"alpha":{"x":2,"y":1},"beta":{"x":2,"y":1},"kappa":{"x":2,"y":1},"mid":{"x":2,"y":1},"omega":{"x":2,"y":1},"zeta":{"x":2,"y":1}}`, string(data))
 	}
 }

@@ -4,6 +4,7 @@
 package jsrt
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -38,9 +39,10 @@ const Main = "index.js"
 // Program is a hook's files, compiled once. It is immutable and shared by
 // every runtime of the hook.
 type Program struct {
-	dir      string           // the hook's folder as given; "" for a program from a string
-	files    map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
-	builtins builtinSet       // what a prepared runtime sets up (WarmUp)
+	dir       string           // the hook's folder as given; "" for a program from a string
+	files     map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
+	builtins  builtinSet       // what a prepared runtime sets up (WarmUp)
+	truncated bool             // the folder had more than maxFiles files: some were left out
 }
 
 // unit is one file of a program.
@@ -85,6 +87,17 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 		return nil, fmt.Errorf("%s is not a file: %w", filepath.Join(dir, Main), fs.ErrNotExist)
 	}
 	p := &Program{dir: dir, files: map[string]*unit{}}
+	// The main file first, whatever the folder holds besides: the limit on
+	// files must never leave a hook without its entry point.
+	mainReal := filepath.Join(realDir, Main)
+	main, err := compileFile(realDir, mainReal, filepath.Join(dir, Main), &p.builtins)
+	if main == nil {
+		return nil, err
+	}
+	if err != nil {
+		report(err) // a syntax error, kept: calls report it too
+	}
+	p.files[Main] = main
 	err = filepath.WalkDir(realDir, func(real string, d fs.DirEntry, err error) error {
 		if err != nil {
 			report(err)
@@ -98,12 +111,16 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 			}
 			return nil
 		}
+		if real == mainReal {
+			return nil
+		}
 		ext := filepath.Ext(real)
 		if ext != ".js" && ext != ".json" {
 			return nil
 		}
 		if len(p.files) == maxFiles {
 			report(fmt.Errorf("%s: more than %d files; the rest are left out", dir, maxFiles))
+			p.truncated = true
 			return filepath.SkipAll
 		}
 		u, err := compileFile(realDir, real, shown, &p.builtins)
@@ -215,9 +232,10 @@ func (p *Program) MainError() error {
 }
 
 // Evaluate runs the main module in rt and returns its module.exports. A
-// module that throws is an error; a syntax error of the main file too.
-func (p *Program) Evaluate(rt *goja.Runtime) (goja.Value, error) {
-	m := &modules{prog: p, rt: rt, loaded: map[string]*goja.Object{}}
+// module that throws is an error; a syntax error of the main file too. It
+// must run inside Guard, under the same ctx.
+func (p *Program) Evaluate(ctx context.Context, rt *goja.Runtime) (goja.Value, error) {
+	m := &modules{ctx: ctx, prog: p, rt: rt, loaded: map[string]*goja.Object{}}
 	// Through a native function, so that goja turns the require's throws
 	// into an error.
 	run, _ := goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return m.require(Main) }))
@@ -226,6 +244,7 @@ func (p *Program) Evaluate(rt *goja.Runtime) (goja.Value, error) {
 
 // modules is the module table of one runtime.
 type modules struct {
+	ctx    context.Context // bounds the conversion of required JSON files
 	prog   *Program
 	rt     *goja.Runtime
 	loaded map[string]*goja.Object // module objects by file key, also while they run (cycles)
@@ -243,7 +262,7 @@ func (m *modules) require(key string) goja.Value {
 		panic(m.rt.NewGoError(u.err))
 	}
 	if u.prog == nil { // JSON
-		v, err := ToJS(m.rt, u.data, false)
+		v, err := ToJS(m.ctx, m.rt, u.data, nil)
 		if err != nil {
 			panic(m.rt.NewGoError(err))
 		}
@@ -291,6 +310,9 @@ func (m *modules) resolve(dir, from string, arg goja.Value) string {
 		if _, ok := m.prog.files[k]; ok {
 			return k
 		}
+	}
+	if m.prog.truncated {
+		panic(m.rt.NewTypeError("require(%q) in %s: not loaded: the hook's folder has more than %d files, and the rest were left out", spec, from, maxFiles))
 	}
 	panic(m.rt.NewTypeError("require(%q) in %s: no such .js or .json file in the hook's folder", spec, from))
 }

@@ -1,0 +1,228 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// What a JavaScript export returns is read field by field, by the exact
+// names the point's return shape has (as JavaScript itself matches names:
+// "Allow" is not "allow"). null and undefined keep the current value, like
+// a missing field. A field of the wrong type is the hook's error; a field
+// the shape does not have is a diagnostic that names it and the valid ones,
+// and is otherwise ignored.
+
+// The fields each point's return shape has, in the order messages list them.
+var returnFields = map[Point][]string{
+	BeforeRun:           {"state"},
+	BeforeModelRequest:  {"system", "respond", "end", "messages"},
+	AfterModelResponse:  {"text", "end", "continue"},
+	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result"},
+	AfterToolExecute:    {"text", "isError", "value"},
+	BeforeTrustDecision: {"approve"},
+}
+
+// returned reads one returned object. The first wrong type is kept in err;
+// later reads then return nothing.
+type returned struct {
+	m    map[string]any
+	err  error
+	path string // where m is in the returned value: "", "result."
+}
+
+// readReturn checks that v, what an export returned (exported to Go), is an
+// object or nothing, and reports the fields p's shape does not have.
+func readReturn(c *Context, p Point, v any) (*returned, error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("returned %s; want an object, or nothing for no opinion", clipJSON(v))
+	}
+	valid := returnFields[p]
+	var unknown []string
+	for k := range m {
+		if !slices.Contains(valid, k) {
+			unknown = append(unknown, k)
+		}
+	}
+	slices.Sort(unknown) // the same diagnostics, in the same order, every call
+	for _, k := range unknown {
+		c.diagnose(p, unknownField(k, valid))
+	}
+	return &returned{m: m}, nil
+}
+
+// unknownField says that k is not a field of the shape, and which are.
+func unknownField(k string, valid []string) error {
+	hint := ""
+	for _, f := range valid {
+		if strings.EqualFold(f, k) {
+			hint = fmt.Sprintf(" (did you mean %q? names match exactly)", f)
+		}
+	}
+	return fmt.Errorf("returned an unknown field %q%s: ignored; the fields are %s", k, hint, strings.Join(valid, ", "))
+}
+
+// field returns m[k], or nil when it is absent or null, or an error was met.
+func (r *returned) field(k string) any {
+	if r == nil || r.err != nil {
+		return nil
+	}
+	return r.m[k]
+}
+
+func (r *returned) wrong(k, want string, v any) {
+	r.err = fmt.Errorf("returned %s%s: %s; want %s", r.path, k, clipJSON(v), want)
+}
+
+func (r *returned) str(k string) *string {
+	v := r.field(k)
+	if v == nil {
+		return nil
+	}
+	s, ok := v.(string)
+	if !ok {
+		r.wrong(k, "a string", v)
+		return nil
+	}
+	return &s
+}
+
+func (r *returned) boolean(k string) *bool {
+	v := r.field(k)
+	if v == nil {
+		return nil
+	}
+	b, ok := v.(bool)
+	if !ok {
+		r.wrong(k, "true or false", v)
+		return nil
+	}
+	return &b
+}
+
+// object returns the object field k, read the same way, or nil.
+func (r *returned) object(k string) *returned {
+	v := r.field(k)
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.wrong(k, "an object", v)
+		return nil
+	}
+	return &returned{m: m, path: r.path + k + "."}
+}
+
+// done returns the first error met reading r or any object read from it.
+func (r *returned) done(parts ...*returned) error {
+	if r == nil {
+		return nil
+	}
+	for _, p := range parts {
+		if p != nil && p.err != nil {
+			return p.err
+		}
+	}
+	return r.err
+}
+
+// end reads {output}.
+func (r *returned) end(k string) (*End, *returned) {
+	o := r.object(k)
+	if o == nil {
+		return nil, nil
+	}
+	out := o.str("output")
+	if out == nil {
+		return &End{}, o
+	}
+	return &End{Output: *out}, o
+}
+
+// toolResult reads {text, isError, value}.
+func (r *returned) toolResult(k string) (*ToolResult, *returned) {
+	o := r.object(k)
+	if o == nil {
+		return nil, nil
+	}
+	res := &ToolResult{Value: o.field("value")}
+	if t := o.str("text"); t != nil {
+		res.Text = *t
+	}
+	if e := o.boolean("isError"); e != nil {
+		res.IsError = *e
+	}
+	return res, o
+}
+
+// response reads {text, toolCalls: [{id, name, arguments}]}.
+func (r *returned) response(k string) (*ModelResponse, *returned) {
+	o := r.object(k)
+	if o == nil {
+		return nil, nil
+	}
+	resp := &ModelResponse{}
+	if t := o.str("text"); t != nil {
+		resp.Text = *t
+	}
+	calls := o.field("toolCalls")
+	if calls == nil {
+		return resp, o
+	}
+	list, ok := calls.([]any)
+	if !ok {
+		o.wrong("toolCalls", "an array", calls)
+		return resp, o
+	}
+	for i, e := range list {
+		at := fmt.Sprintf("%stoolCalls[%d]", o.path, i)
+		m, ok := e.(map[string]any)
+		if !ok {
+			o.err = fmt.Errorf("returned %s: %s; want an object", at, clipJSON(e))
+			return resp, o
+		}
+		call := &returned{m: m, path: at + "."}
+		tc := ToolCall{Arguments: call.arguments("arguments")}
+		if id := call.str("id"); id != nil {
+			tc.ID = *id
+		}
+		if name := call.str("name"); name != nil {
+			tc.Name = *name
+		}
+		if call.err != nil {
+			o.err = call.err
+			return resp, o
+		}
+		resp.ToolCalls = append(resp.ToolCalls, tc)
+	}
+	return resp, o
+}
+
+// arguments reads a tool call's arguments object.
+func (r *returned) arguments(k string) map[string]any {
+	v := r.field(k)
+	if v == nil {
+		return nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		r.wrong(k, "an object", v)
+		return nil
+	}
+	return m
+}
+
+// clipJSON writes v as JSON for a message, cut at 200 bytes.
+func clipJSON(v any) string {
+	data, err := json.Marshal(v)
+	if err != nil {
+		return fmt.Sprintf("%T", v)
+	}
+	return clip(data)
+}
