@@ -3,6 +3,7 @@ package hooks
 import (
 	"fmt"
 	"log/slog"
+	"reflect"
 )
 
 // Option configures a Chain (see NewChain).
@@ -67,23 +68,14 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 	}
 	seen := make(map[string]int, len(hooks))
 	for i, h := range hooks {
-		if h == nil {
-			return nil, fmt.Errorf("hooks: hook #%d is nil", i)
-		}
-		name := h.Name()
-		if name == "" {
-			return nil, fmt.Errorf("hooks: hook #%d (%T) has an empty name", i, h)
+		name, err := c.register(i, h)
+		if err != nil {
+			return nil, err
 		}
 		if j, dup := seen[name]; dup {
 			return nil, fmt.Errorf("hooks: duplicate hook name %q (#%d and #%d)", name, j, i)
 		}
 		seen[name] = i
-		c.names[i] = name
-		if !c.add(i, h) && !declaresPoints(h) {
-			return nil, fmt.Errorf("hooks: hook %q (%T) implements no point method "+
-				"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
-				"AfterToolExecute, BeforeTrustDecision): check the method names", name, h)
-		}
 	}
 	if !c.opts.listOrder {
 		reverse(c.afterRun)
@@ -91,6 +83,37 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 		reverse(c.afterTool)
 	}
 	return c, nil
+}
+
+// register files the hook at list index i under its points and returns its
+// name. A hook that cannot be one (nil, a nil pointer whose methods panic,
+// a Name or Handles that panics) is an error naming its place in the list,
+// never a panic out of NewChain.
+func (c *Chain) register(i int, h Hook) (name string, err error) {
+	inner, _ := policyOf(h)
+	if h == nil || inner == nil {
+		return "", fmt.Errorf("hooks: hook #%d is nil", i)
+	}
+	defer func() {
+		if x := recover(); x != nil {
+			if v := reflect.ValueOf(inner); v.Kind() == reflect.Pointer && v.IsNil() {
+				err = fmt.Errorf("hooks: hook #%d is a nil %T", i, inner)
+				return
+			}
+			err = fmt.Errorf("hooks: hook #%d (%T) panicked when asked its name or its points: %v", i, inner, x)
+		}
+	}()
+	name = h.Name()
+	if name == "" {
+		return "", fmt.Errorf("hooks: hook #%d (%T) has an empty name", i, h)
+	}
+	c.names[i] = name
+	if !c.add(i, h) && !declaresPoints(h) {
+		return "", fmt.Errorf("hooks: hook %q (%T) implements no point method "+
+			"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
+			"AfterToolExecute, BeforeTrustDecision): check the method names", name, h)
+	}
+	return name, nil
 }
 
 // declaresPoints reports whether h says itself which points it handles, so

@@ -131,12 +131,21 @@ type withPolicy struct {
 
 func (w withPolicy) hookPolicy() Policy { return w.policy }
 
+// Name returns the wrapped hook's name ("" when it is nil).
+func (w withPolicy) Name() string {
+	if w.Hook == nil {
+		return ""
+	}
+	return w.Hook.Name()
+}
+
 // Handles reports what the wrapped hook handles, so that a wrapped hook is
 // still accepted by NewChain.
 func (w withPolicy) Handles(p Point) bool { return handles(w.Hook, p) }
 
 // WithPolicy returns h with error policy p. The result handles exactly the
-// points h handles.
+// points h handles. WithPolicy of a nil hook is a nil hook to NewChain,
+// which says so.
 func WithPolicy(h Hook, p Policy) Hook {
 	if w, ok := h.(withPolicy); ok {
 		h = w.Hook
@@ -145,6 +154,7 @@ func WithPolicy(h Hook, p Policy) Hook {
 }
 
 // policyOf returns the hook under any WithPolicy wrapper and its policy.
+// A WithPolicy of nil gives a nil hook.
 func policyOf(h Hook) (Hook, Policy) {
 	if w, ok := h.(withPolicy); ok {
 		return w.Hook, w.policy
@@ -166,8 +176,43 @@ func Refuse(reason string) *ToolCallPatch {
 // whatever the hook's policy.
 type ToolError struct{ Message string }
 
-// Error returns the message the model reads.
-func (e *ToolError) Error() string { return e.Message }
+// Error returns the message the model reads ("" for a nil *ToolError).
+func (e *ToolError) Error() string {
+	if e == nil {
+		return ""
+	}
+	return e.Message
+}
+
+// toolRefusal reports whether err, a BeforeToolExecute hook's error,
+// refuses the call (a *ToolError in its chain, even a nil one) and with
+// what message ("" for the default reason). It never panics, whatever the
+// error's own methods do: one that panics refuses nothing.
+func toolRefusal(err error) (msg string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			msg, ok = "", false
+		}
+	}()
+	var te *ToolError
+	if !errors.As(err, &te) {
+		return "", false
+	}
+	return te.Error(), true
+}
+
+// sanitize returns err, or, when its Error method panics, an error that
+// says so: what a hook returns is read again by diagnostics, traces and
+// the host, none of which may crash on it.
+func sanitize(err error) (safe error) {
+	defer func() {
+		if x := recover(); x != nil {
+			safe = &PanicError{Value: fmt.Sprintf("the error (%T) the hook returned panicked in its Error method: %v", err, x), Stack: debug.Stack()}
+		}
+	}()
+	_ = err.Error()
+	return err
+}
 
 var (
 	// ErrHookFailed is matched (errors.Is) by every *HookError.

@@ -125,7 +125,7 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 	}
 	if end.Reason == "" {
 		if end.Err != nil {
-			end.Reason = end.Err.Error()
+			end.Reason = sanitize(end.Err).Error()
 		} else {
 			end.Reason = string(end.Outcome)
 		}
@@ -198,10 +198,16 @@ func (r *Run) release(c *Context) {
 
 func callBeforeRun(h BeforeRunHook, c *Context, s RunStart) (p *RunPatch, err error) {
 	defer recoverPanic(&err)
-	return h.BeforeRun(c, s)
+	if p, err = h.BeforeRun(c, s); err != nil {
+		err = sanitize(err)
+	}
+	return p, err
 }
 
 func callAfterRun(h AfterRunHook, c *Context, e RunEnd) (err error) {
 	defer recoverPanic(&err)
-	return h.AfterRun(c, e)
+	if err = h.AfterRun(c, e); err != nil {
+		err = sanitize(err)
+	}
+	return err
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"errors"
 	"fmt"
 )
 
@@ -210,10 +209,10 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 			t0 = r.traced(t0, BeforeToolExecute, e.index, e.policy, d, changed, reason, err)
 		}
 		if err != nil {
-			var te *ToolError
+			msg, refusal := toolRefusal(err)
 			switch {
-			case errors.As(err, &te):
-				r.refuse(step, e.index, te.Message)
+			case refusal:
+				r.refuse(step, e.index, msg)
 			case ctx.Err() != nil || e.policy == FailRun:
 				step.Call = call
 				return r.failure(ctx, BeforeToolExecute, e.index, e.policy, err)
@@ -384,6 +383,9 @@ func nextBeforeModel(hs []entry[BeforeModelRequestHook], c *Context, req ModelRe
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
 		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil || one {
+			if err != nil {
+				err = sanitize(err)
+			}
 			return at, p, err
 		}
 	}
@@ -398,6 +400,9 @@ func nextAfterModel(hs []entry[AfterModelResponseHook], c *Context, resp ModelRe
 		}
 		c.hook = hs[at].index
 		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil || one {
+			if err != nil {
+				err = sanitize(err)
+			}
 			return at, p, err
 		}
 	}
@@ -409,6 +414,9 @@ func nextBeforeTool(hs []entry[BeforeToolExecuteHook], c *Context, call ToolCall
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
 		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil || one {
+			if err != nil {
+				err = sanitize(err)
+			}
 			return at, p, err
 		}
 	}
@@ -423,6 +431,9 @@ func nextAfterTool(hs []entry[AfterToolExecuteHook], c *Context, call ToolCall, 
 		}
 		c.hook = hs[at].index
 		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil || one {
+			if err != nil {
+				err = sanitize(err)
+			}
 			return at, p, err
 		}
 	}

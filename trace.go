@@ -1,7 +1,6 @@
 package hooks
 
 import (
-	"errors"
 	"time"
 )
 
@@ -59,8 +58,10 @@ func (r *Run) traced(t0 time.Time, p Point, e int, policy Policy, d Decision, ch
 	}
 	if err != nil {
 		d = Errored
-		if te := (*ToolError)(nil); errors.As(err, &te) {
-			d, reason, err = Refused, te.Message, nil
+		if p == BeforeToolExecute {
+			if msg, ok := toolRefusal(err); ok {
+				d, reason, err = Refused, msg, nil
+			}
 		}
 	}
 	if d == Refused && reason == "" {

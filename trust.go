@@ -102,10 +102,16 @@ type trustDenier interface {
 
 func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *TrustPatch, err error) {
 	defer recoverPanic(&err)
-	return h.BeforeTrustDecision(c, req)
+	if p, err = h.BeforeTrustDecision(c, req); err != nil {
+		err = sanitize(err)
+	}
+	return p, err
 }
 
 func callDenyTrust(h trustDenier, c *Context, req TrustRequest) (deny bool, err error) {
 	defer recoverPanic(&err)
-	return h.denyTrust(c, req)
+	if deny, err = h.denyTrust(c, req); err != nil {
+		err = sanitize(err)
+	}
+	return deny, err
 }
