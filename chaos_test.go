@@ -5,7 +5,7 @@ package hooks
 // deadline, leave a goroutine or a process running, or make a guard see a
 // different call than the one that runs. Each test also checks, with
 // goleak, that nothing it started is left running. Cases that could kill
-// the process run in a child process (see chaos_child_test.go).
+// the process run in a child process of the test binary (inChild).
 
 import (
 	"context"
@@ -87,6 +87,9 @@ var shell = ToolCall{Name: "shell", Arguments: map[string]any{"command": "rm -rf
 // state afterwards (the interrupt used to read a pooled Context that the
 // call had released: a nil dereference that killed the process).
 func TestDeadlinesLandingAsAJSHookReturns(t *testing.T) {
+	if !inChild(t) {
+		return
+	}
 	chaos(t)
 	hang := make(chan struct{})
 	server := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -129,6 +132,9 @@ func TestDeadlinesLandingAsAJSHookReturns(t *testing.T) {
 // absurd depth in what the host hands a JS hook is the hook's error, never
 // an endless recursion.
 func TestCyclicAndDeepGoValuesAreErrorsNamingHookAndPoint(t *testing.T) {
+	if !inChild(t) {
+		return
+	}
 	chaos(t)
 	self := map[string]any{}
 	self["self"] = self
@@ -269,6 +275,9 @@ func TestBrokenModuleExportsAreLoadErrors(t *testing.T) {
 // toJSON, Proxy traps, toString); so does a hijacked built-in. All of it
 // ends at the deadline.
 func TestJSTheLibraryRunsIsBoundedByTheDeadline(t *testing.T) {
+	if !inChild(t) {
+		return
+	}
 	chaos(t)
 	for name, source := range map[string]string{
 		"getter":        `exports.beforeToolExecute = () => ({ get allow() { for (;;) {} } })`,

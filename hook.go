@@ -9,6 +9,22 @@ import (
 // Hook is anything with a name. A hook handles a point by also implementing
 // that point's interface (BeforeToolExecuteHook, …); the chain discovers
 // them by type assertion once, when it is built.
+//
+// What a point method may and may not do:
+//   - It may be called concurrently: by many runs of one chain, and by the
+//     parallel tool calls of one run.
+//   - It must not modify the payload it is given (a call's Arguments, a
+//     request's Messages): return a patch. A nil patch is no opinion.
+//   - It must not keep c: a *Context is valid only during the call.
+//   - A panic is recovered and treated as the hook's error, with its stack
+//     (PanicError), under the hook's policy.
+//   - It runs on the caller's goroutine, like an http.Handler: the library
+//     does not stop Go code. A method that waits must return when c.Done()
+//     is closed; one that ignores it keeps the Run method waiting, and when
+//     it does return, the method returns the context's error (an answer
+//     that came too late is not used, except a refusal). JavaScript and
+//     command hooks are stopped by the library itself (an interrupt, a
+//     process-group kill).
 type Hook interface{ Name() string }
 
 // BeforeRunHook runs once when a run starts, and again when it resumes.

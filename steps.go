@@ -160,6 +160,9 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 		}
 	}
 	reply.Response = resp
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return reply, interrupted(AfterModelResponse, "", err)
+	}
 	switch {
 	case reply.End != nil:
 		reply.Continue = ""
@@ -313,6 +316,9 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 		if p.Value != nil {
 			res.Value = p.Value
 		}
+	}
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return res, interrupted(AfterToolExecute, "", err)
 	}
 	return res, nil
 }
