@@ -2,36 +2,37 @@ package hooks
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
+	"reflect"
 	"sort"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks/internal/proc"
 )
-
-// CommandHookConfig is one entry of the "hooks" list of a settings file:
-// an external command run at an event (seed 004).
-type CommandHookConfig struct {
-	Event      string   `json:"event"`
-	Matcher    string   `json:"matcher,omitempty"`
-	Command    []string `json:"command"`
-	TimeoutMs  int      `json:"timeoutMs,omitempty"`
-	Enabled    *bool    `json:"enabled,omitempty"`
-	FailClosed bool     `json:"failClosed,omitempty"`
-}
 
 // Command hook limits.
 const (
 	DefaultCommandTimeout = 5 * time.Second  // timeoutMs 0
 	MaxCommandTimeout     = 60 * time.Second // a larger timeoutMs is capped
 	MaxCommandOutput      = 256 << 10        // bytes of stdout; more is a failure
-	maxEnvelopeText       = 64 << 10         // bytes of arguments or result text sent on stdin
+	maxResultText         = 64 << 10         // bytes of post_tool_call's result text sent on stdin; more is cut
 )
+
+// maxToolArguments bounds the JSON text of a call's arguments sent to a
+// tool event's command. The arguments are never cut: a guard that read a
+// cut copy would judge another call than the one that runs (the end of a
+// command line, say), so larger arguments are the hook's error instead (a
+// diagnostic, or a refusal under failClosed). 8 MiB is far above what a
+// model writes in one call (a reply of 100k tokens is under 1 MiB) and
+// small enough to pipe to a process in a few milliseconds.
+const maxToolArguments = 8 << 20
 
 // commandEvents maps each event to the point it runs at.
 var commandEvents = map[string]Point{
@@ -42,80 +43,6 @@ var commandEvents = map[string]Point{
 	"pre_tool_call":      BeforeToolExecute,
 	"post_tool_call":     AfterToolExecute,
 	"pre_trust_decision": BeforeTrustDecision,
-}
-
-var commandFields = []string{"event", "matcher", "command", "timeoutMs", "enabled", "failClosed"}
-
-// ParseCommandSettings decodes the "hooks" list of a settings file, strictly:
-// an unknown event, an unknown field (names match exactly, case included),
-// a missing event, an empty command and a negative timeout are errors
-// naming the entry's index and the field. Other keys of the settings file
-// are not this package's and are ignored.
-func ParseCommandSettings(data []byte) ([]CommandHookConfig, error) {
-	var settings struct {
-		Hooks []json.RawMessage `json:"hooks"`
-	}
-	if err := json.Unmarshal(data, &settings); err != nil {
-		return nil, fmt.Errorf("hooks: settings: %w", err)
-	}
-	out := make([]CommandHookConfig, len(settings.Hooks))
-	for i, raw := range settings.Hooks {
-		if err := parseCommandEntry(raw, &out[i]); err != nil {
-			return nil, fmt.Errorf("hooks: settings: hooks[%d]%w", i, err)
-		}
-	}
-	return out, nil
-}
-
-// entryError is an error in one field of an entry: ".field: message".
-func entryError(field, format string, args ...any) error {
-	return fmt.Errorf(".%s: %s", field, fmt.Sprintf(format, args...))
-}
-
-func parseCommandEntry(raw json.RawMessage, cfg *CommandHookConfig) error {
-	var fields map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &fields); err != nil || fields == nil {
-		return fmt.Errorf(": an entry must be an object with %s", strings.Join(commandFields, ", "))
-	}
-	keys := make([]string, 0, len(fields))
-	for k := range fields {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if !slices.Contains(commandFields, k) {
-			return entryError(k, "unknown field; the fields are %s", strings.Join(commandFields, ", "))
-		}
-	}
-	targets := map[string]any{"event": &cfg.Event, "matcher": &cfg.Matcher, "command": &cfg.Command,
-		"timeoutMs": &cfg.TimeoutMs, "enabled": &cfg.Enabled, "failClosed": &cfg.FailClosed}
-	for _, k := range keys {
-		if err := json.Unmarshal(fields[k], targets[k]); err != nil {
-			return entryError(k, "%v", err)
-		}
-	}
-	switch {
-	case cfg.Event == "":
-		return entryError("event", "missing; the events are %s", eventNames())
-	case commandEvents[cfg.Event] == "":
-		return entryError("event", "unknown event %q; the events are %s", cfg.Event, eventNames())
-	case len(cfg.Command) == 0:
-		return entryError("command", "empty: it must name the executable and its arguments")
-	case cfg.Command[0] == "":
-		return entryError("command", "the executable (command[0]) is empty")
-	case cfg.TimeoutMs < 0:
-		return entryError("timeoutMs", "negative (%d)", cfg.TimeoutMs)
-	}
-	return nil
-}
-
-func eventNames() string {
-	names := make([]string, 0, len(commandEvents))
-	for e := range commandEvents {
-		names = append(names, e)
-	}
-	sort.Strings(names)
-	return strings.Join(names, ", ")
 }
 
 // CommandHooks decodes settings (ParseCommandSettings) and returns one
@@ -132,7 +59,13 @@ func eventNames() string {
 // stdin: {event, cwd, sessionId, timestamp (ms), subject}, plus toolName
 // and arguments (the arguments as JSON text) for tool events, result
 // ({text, isError}) for post_tool_call, and path, decision and isNew for
-// pre_trust_decision; texts over 64 KiB are cut, with "truncated": true.
+// pre_trust_decision. The arguments are sent whole, as encoding/json
+// writes them (without HTML escapes, so "&&" reads as written): arguments
+// that JSON cannot carry exactly (NaN, ±Inf, a channel, a func, a cycle, a
+// string that is not UTF-8) or that take more than 8 MiB fail the hook
+// rather than reach it changed, and so does a tool name, project path,
+// cwd or session id that is not UTF-8. Only post_tool_call's result text is cut,
+// past 64 KiB at a character boundary, with "truncated": true.
 // The subject is the tool name, "user" (turn_start), "assistant"
 // (turn_end), the project path (trust) or the session id (session events);
 // a matcher fires the hook when it equals the subject or is a part of it.
@@ -154,15 +87,25 @@ func CommandHooks(data []byte) ([]Hook, error) {
 		if cfg.Enabled != nil && !*cfg.Enabled {
 			continue
 		}
-		timeout := time.Duration(cfg.TimeoutMs) * time.Millisecond
-		if cfg.TimeoutMs == 0 {
-			timeout = DefaultCommandTimeout
-		}
 		h := &commandHook{name: fmt.Sprintf("%s#%d", cfg.Event, i), cfg: cfg,
-			point: commandEvents[cfg.Event], timeout: min(timeout, MaxCommandTimeout)}
+			point: commandEvents[cfg.Event], timeout: commandTimeout(cfg.TimeoutMs)}
 		hooks = append(hooks, h)
 	}
 	return hooks, nil
+}
+
+// commandTimeout is the timeout of timeoutMs: the default for 0, at most
+// MaxCommandTimeout. It compares before it multiplies, so no value can
+// overflow into a negative timeout, which would expire before the guard
+// starts and let the call through.
+func commandTimeout(ms int) time.Duration {
+	switch {
+	case ms <= 0:
+		return DefaultCommandTimeout
+	case int64(ms) >= MaxCommandTimeout.Milliseconds():
+		return MaxCommandTimeout
+	}
+	return time.Duration(ms) * time.Millisecond
 }
 
 // commandHook is one enabled settings entry.
@@ -173,11 +116,13 @@ type commandHook struct {
 	timeout time.Duration
 }
 
+// Name is "<event>#<index>".
 func (h *commandHook) Name() string { return h.name }
 
 // Handles reports whether p is the point of the hook's event.
 func (h *commandHook) Handles(p Point) bool { return p == h.point }
 
+// hookPolicy is Report (fail open), or Block with failClosed.
 func (h *commandHook) hookPolicy() Policy {
 	if h.cfg.FailClosed {
 		return Block
@@ -202,11 +147,27 @@ type envelope struct {
 }
 
 // run runs the command if the matcher takes subject, and returns its
-// stdout; ran is false when the matcher skipped it.
-func (h *commandHook) run(c *Context, subject string, fill func(*envelope)) (out []byte, ran bool, err error) {
+// stdout; ran is false when the matcher skipped it. fill adds the event's
+// fields; its error (the call cannot be sent exactly) is the hook's, and
+// the command does not start.
+func (h *commandHook) run(c *Context, subject string, fill func(*envelope) error) (out []byte, ran bool, err error) {
 	if h.cfg.Matcher != "" && !strings.Contains(subject, h.cfg.Matcher) {
 		return nil, false, nil
 	}
+	stdin, err := h.stdin(c, subject, fill)
+	if err == nil {
+		out, err = proc.Run(c, proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
+			Stdin: stdin, Timeout: h.timeout, MaxOut: MaxCommandOutput})
+	}
+	if err != nil {
+		return out, true, fmt.Errorf("command %q: %w", h.cfg.Command[0], err)
+	}
+	return out, true, nil
+}
+
+// stdin is the envelope the command reads, or why it cannot carry the
+// event exactly.
+func (h *commandHook) stdin(c *Context, subject string, fill func(*envelope) error) ([]byte, error) {
 	cwd := c.Workdir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -214,20 +175,17 @@ func (h *commandHook) run(c *Context, subject string, fill func(*envelope)) (out
 	env := envelope{Event: h.cfg.Event, Cwd: cwd, SessionID: c.Session.ID,
 		Timestamp: c.System.Now().UnixMilli(), Subject: subject}
 	if fill != nil {
-		fill(&env)
+		if err := fill(&env); err != nil {
+			return nil, err
+		}
 	}
-	stdin, err := json.Marshal(env)
-	if err != nil {
-		return nil, true, fmt.Errorf("command %q: the envelope: %w", h.cfg.Command[0], err)
+	if err := exactStrings(&env); err != nil {
+		return nil, err
 	}
-	out, err = proc.Run(c, proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
-		Stdin: stdin, Timeout: h.timeout, MaxOut: MaxCommandOutput})
-	if err != nil {
-		return out, true, fmt.Errorf("command %q: %w", h.cfg.Command[0], err)
-	}
-	return out, true, nil
+	return encodeJSON(env)
 }
 
+// environ is the command's environment: env, sorted, or the process's.
 func environ(env map[string]string) []string {
 	if env == nil {
 		return os.Environ()
@@ -260,7 +218,7 @@ func (h *commandHook) decision(out []byte) (block bool, reason string, err error
 }
 
 // advise runs an advisory event and logs its output.
-func (h *commandHook) advise(c *Context, subject string, fill func(*envelope)) error {
+func (h *commandHook) advise(c *Context, subject string, fill func(*envelope) error) error {
 	out, _, err := h.run(c, subject, fill)
 	for line := range strings.SplitSeq(strings.TrimRight(string(out), "\n"), "\n") {
 		if line = strings.TrimRight(line, "\r"); line != "" {
@@ -292,7 +250,7 @@ func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*Model
 
 // BeforeToolExecute runs a pre_tool_call command, which may block the call.
 func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	out, ran, err := h.run(c, call.Name, func(e *envelope) { toolEnvelope(e, call) })
+	out, ran, err := h.run(c, call.Name, func(e *envelope) error { return toolEnvelope(e, call) })
 	if !ran || err != nil {
 		return nil, err
 	}
@@ -305,28 +263,36 @@ func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPat
 
 // AfterToolExecute runs a post_tool_call command (advisory).
 func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error) {
-	return nil, h.advise(c, call.Name, func(e *envelope) {
-		toolEnvelope(e, call)
-		if len(res.Text) > maxEnvelopeText {
-			res.Text, e.Truncated = res.Text[:maxEnvelopeText], true
+	return nil, h.advise(c, call.Name, func(e *envelope) error {
+		if len(res.Text) > maxResultText {
+			res.Text, e.Truncated = cutText(res.Text, maxResultText), true
 		}
 		res.Value = nil
 		e.Result = &res
+		return toolEnvelope(e, call)
 	})
 }
 
-func toolEnvelope(e *envelope, call ToolCall) {
-	e.ToolName = call.Name
-	args := "{}"
-	if call.Arguments != nil {
-		if data, err := json.Marshal(call.Arguments); err == nil {
-			args = string(data)
-		}
+// toolEnvelope adds a tool call to e: its name, and its arguments whole.
+func toolEnvelope(e *envelope, call ToolCall) error {
+	args, err := encodeArguments(call.Arguments)
+	if err != nil {
+		return err
 	}
-	if len(args) > maxEnvelopeText {
-		args, e.Truncated = args[:maxEnvelopeText], true
+	e.ToolName, e.Arguments = call.Name, &args
+	return nil
+}
+
+// cutText cuts s to at most n bytes at a character boundary: a half
+// character would reach the command as U+FFFD, a character not in the text.
+func cutText(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	e.Arguments = &args
+	for i := 0; i < utf8.UTFMax-1 && n > 0 && !utf8.RuneStart(s[n]); i++ {
+		n--
+	}
+	return s[:n]
 }
 
 // BeforeTrustDecision makes the hook join trust decisions; the chain calls
@@ -339,8 +305,9 @@ func (h *commandHook) BeforeTrustDecision(c *Context, req TrustRequest) (*TrustP
 func (h *commandHook) denyTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
 	isNew := req.IsNew
-	out, ran, err := h.run(c, path, func(e *envelope) {
+	out, ran, err := h.run(c, path, func(e *envelope) error {
 		e.Path, e.Decision, e.IsNew = path, string(req.Decision), &isNew
+		return nil
 	})
 	if !ran || err != nil {
 		return false, err
@@ -359,4 +326,108 @@ func canonical(path string) string {
 		return real
 	}
 	return filepath.Clean(path)
+}
+
+// encodeJSON is v as JSON, without HTML escapes: a guard that looks for
+// "a && b" in the text finds it, not "a \u0026\u0026 b".
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// encodeArguments is the JSON text of a call's arguments, exactly, or an
+// error: a value JSON cannot carry (NaN, ±Inf, a channel, a func, a cycle),
+// a string that is not UTF-8 (encoding/json would send U+FFFD in its
+// place), or more than maxToolArguments bytes. Nil arguments are {}.
+func encodeArguments(args map[string]any) (string, error) {
+	if args == nil {
+		return "{}", nil
+	}
+	data, err := encodeJSON(args)
+	if err != nil {
+		return "", fmt.Errorf("the arguments cannot be sent as JSON, so the hook cannot see the call: %w", err)
+	}
+	if len(data) > maxToolArguments {
+		return "", fmt.Errorf("the arguments take %d bytes of JSON, more than the %d (8 MiB) a command hook is sent; they are never cut, so the hook cannot see the call",
+			len(data), maxToolArguments)
+	}
+	// encoding/json writes \ufffd for each byte of a string that is not
+	// UTF-8 (a U+FFFD in the text goes as itself): only with \ufffd in the
+	// text is the walk worth its cost. A json.Marshaler's output is copied
+	// as written, and utf8.Valid catches it.
+	if !utf8.Valid(data) {
+		return "", errors.New("the arguments hold text that is not UTF-8, so the hook cannot see the call exactly")
+	}
+	if bytes.Contains(data, []byte(`\ufffd`)) {
+		if path, bad := notUTF8(reflect.ValueOf(args), "arguments"); bad {
+			return "", fmt.Errorf("%s is not UTF-8: JSON would send U+FFFD in its place, so the hook cannot see the call exactly", path)
+		}
+	}
+	return string(data), nil
+}
+
+// notUTF8 finds a string in v, or a map key, that is not valid UTF-8, and
+// returns its path. It follows what encoding/json encodes, and runs after
+// a successful encoding, so v has no cycle.
+func notUTF8(v reflect.Value, path string) (string, bool) {
+	if !v.IsValid() || (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return "", false
+	}
+	if v.CanInterface() {
+		switch m := v.Interface().(type) {
+		case json.Marshaler:
+			return "", false // copied as written: encodeArguments checks the whole text
+		case encoding.TextMarshaler:
+			text, err := m.MarshalText()
+			return path, err == nil && !utf8.Valid(text)
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return notUTF8(v.Elem(), path)
+	case reflect.String:
+		return path, !utf8.ValidString(v.String())
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			at := fmt.Sprintf("%s[%q]", path, fmt.Sprint(it.Key()))
+			if k := it.Key(); k.Kind() == reflect.String && !utf8.ValidString(k.String()) {
+				return at + " (the key)", true
+			}
+			if p, bad := notUTF8(it.Value(), at); bad {
+				return p, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len() && v.Type().Elem().Kind() != reflect.Uint8; i++ { // bytes go as base64
+			if p, bad := notUTF8(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); bad {
+				return p, true
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" {
+				if p, bad := notUTF8(v.Field(i), path+"."+f.Name); bad {
+					return p, true
+				}
+			}
+		}
+	}
+	return "", false
+}
+
+// exactStrings checks the strings a guard decides on: JSON would send
+// U+FFFD for bytes that are not UTF-8, and the guard judge another name.
+func exactStrings(e *envelope) error {
+	for _, f := range [...]struct{ name, value string }{{"subject", e.Subject}, {"toolName", e.ToolName},
+		{"path", e.Path}, {"cwd", e.Cwd}, {"sessionId", e.SessionID}, {"decision", e.Decision}} {
+		if !utf8.ValidString(f.value) {
+			return fmt.Errorf("the %s %q is not UTF-8, so the hook cannot see it exactly", f.name, f.value)
+		}
+	}
+	return nil
 }

@@ -267,8 +267,10 @@ func TestCommandSettingsAreStrict(t *testing.T) {
 		require.Error(t, err, name)
 		assert.Contains(t, err.Error(), tc.want, name)
 	}
-	cfgs, err := hooks.ParseCommandSettings([]byte(`{"theme":"dark","hooks":[{"event":"pre_tool_call","matcher":"read","command":["/opt/guard","--strict"],"timeoutMs":1200,"failClosed":true}]}`))
-	require.NoError(t, err, "other settings are not ours")
+	_, err := hooks.ParseCommandSettings([]byte(`{"theme":"dark","hooks":[]}`))
+	require.ErrorContains(t, err, `theme: unknown key "theme"`, "a misspelt or foreign top-level key is not silently ignored")
+	cfgs, err := hooks.ParseCommandSettings([]byte(`{"hooks":[{"event":"pre_tool_call","matcher":"read","command":["/opt/guard","--strict"],"timeoutMs":1200,"failClosed":true}]}`))
+	require.NoError(t, err)
 	assert.Equal(t, []hooks.CommandHookConfig{{Event: "pre_tool_call", Matcher: "read", Command: []string{"/opt/guard", "--strict"}, TimeoutMs: 1200, FailClosed: true}}, cfgs)
 }
 
