@@ -392,3 +392,29 @@ func TestAPanickingHookIsAnError(t *testing.T) {
 	assert.Contains(t, texts[0], "panic: boom")
 	assert.True(t, strings.Contains(fmt.Sprint(diags.list[0].Err), "boom"))
 }
+
+// TestAnAnswerPastTheDeadlineIsNotUsed: a Go hook that ignores its
+// context holds the method (it is the host's own code), but what it
+// answers once the context has ended is not used: the method returns the
+// context's error.
+func TestAnAnswerPastTheDeadlineIsNotUsed(t *testing.T) {
+	chaos(t)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	late := Funcs{HookName: "late",
+		AfterToolExecute: func(c *Context, _ ToolCall, _ ToolResult) (*ToolResultPatch, error) {
+			cancel() // the deadline passes while the hook works on, ignoring it
+			text := "too late"
+			return &ToolResultPatch{Text: &text}, nil
+		},
+		AfterModelResponse: func(c *Context, _ ModelResponse) (*ModelResponsePatch, error) {
+			text := "too late"
+			return &ModelResponsePatch{Text: &text}, nil
+		},
+	}
+	run := chaosRun(t, Host{}, &diagnostics{}, late)
+	_, err := run.AfterToolExecute(ctx, ToolStep{Call: shell}, ToolResult{Text: "ok"})
+	assert.ErrorIs(t, err, context.Canceled)
+	_, err = run.AfterModelResponse(ctx, ModelStep{}, ModelResponse{Text: "ok"})
+	assert.ErrorIs(t, err, context.Canceled, "a cancelled context runs no hook")
+}

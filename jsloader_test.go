@@ -2,6 +2,7 @@ package hooks_test
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -193,4 +194,32 @@ func TestLoaderTimeoutInterruptsAHookThatRunsTooLong(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "fine", res.Text)
 	assert.Len(t, rec.diagnostics(), 1, "a quick call is not touched")
+}
+
+// TestAFolderOfManyFilesStillLoadsItsIndex: the limit on a hook folder's
+// files never leaves out index.js, however late it sorts; a require of a
+// file the limit left out says why it is missing.
+func TestAFolderOfManyFilesStillLoadsItsIndex(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "many")
+	require.NoError(t, os.MkdirAll(dir, 0o755))
+	for i := range 600 {
+		name := filepath.Join(dir, fmt.Sprintf("a%03d.js", i))
+		require.NoError(t, os.WriteFile(name, []byte("module.exports = 1"), 0o644))
+	}
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.js"), []byte(`
+		exports.beforeToolExecute = () => { require("./z_late.js") };`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "z_late.js"), nil, 0o644))
+	var rec recorder
+	h, err := (&hooks.Loader{Dir: filepath.Dir(dir), Diagnostics: rec.diagnose}).Load("many")
+	require.NoError(t, err)
+	assert.True(t, h.(hooks.PointHandler).Handles(hooks.BeforeToolExecute), "index.js loaded")
+	require.Len(t, rec.diagnostics(), 1)
+	assert.Contains(t, rec.diagnostics()[0].Err.Error(), "more than 512 files")
+
+	run := start(t, &rec, h)
+	_, err = run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x"})
+	require.NoError(t, err)
+	texts := diagTexts(rec.diagnostics())
+	require.Len(t, texts, 2)
+	assert.Contains(t, texts[1], `require("./z_late.js") in `+filepath.Join(dir, "index.js")+`: not loaded: the hook's folder has more than 512 files`)
 }
