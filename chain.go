@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"log/slog"
 	"reflect"
+	"slices"
 )
 
 // Option configures a Chain (see NewChain).
@@ -82,7 +83,34 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 		reverse(c.afterModel)
 		reverse(c.afterTool)
 	}
+	observersLast(c.afterRun)
+	observersLast(c.afterModel)
+	observersLast(c.afterTool)
 	return c, nil
+}
+
+// observer is a hook that only watches an after-point and must see what the
+// model or the run finally got, whatever its place in the list: the
+// advisory command events (seed 004: "the post hook observes the final
+// result").
+type observer interface{ observesFinal() bool }
+
+// observersLast moves the observers of an after-point's execution order to
+// its end, keeping the order of the rest and of the observers.
+func observersLast[H any](list []entry[H]) {
+	isObserver := func(e entry[H]) bool {
+		o, ok := any(e.h).(observer)
+		return ok && o.observesFinal()
+	}
+	slices.SortStableFunc(list, func(a, b entry[H]) int {
+		switch oa, ob := isObserver(a), isObserver(b); {
+		case oa == ob:
+			return 0
+		case oa:
+			return 1
+		}
+		return -1
+	})
 }
 
 // register files the hook at list index i under its points and returns its

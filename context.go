@@ -151,12 +151,27 @@ func (c *Context) ModelCalls() int {
 }
 
 // State returns the running hook's state for this run: what its BeforeRun
-// returned, or what a snapshot restored. Nil outside a hook.
+// returned or SetState set last, or what a snapshot restored. Nil outside
+// a hook.
 func (c *Context) State() any {
 	if c.hook < 0 || c.run == nil {
 		return nil
 	}
-	return c.run.states[c.hook]
+	return c.run.state(c.hook)
+}
+
+// SetState replaces the running hook's state for this run, at any point:
+// later calls see it in State, and Run.Snapshot saves it (so it must
+// marshal to JSON). Parallel tool calls may set it at once: the last
+// writer wins, so a hook that counts should keep its count where updates
+// cannot be lost, or accept that two parallel calls may count once. It does
+// nothing outside a hook. A JavaScript hook sets it by returning {state}
+// from any export.
+func (c *Context) SetState(v any) {
+	if c.hook < 0 || c.run == nil {
+		return
+	}
+	c.run.setState(c.hook, v)
 }
 
 // OriginalCall returns, in tool points, the call as the model asked for it,

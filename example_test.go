@@ -192,3 +192,70 @@ func ExampleWithTrace() {
 	// quiet beforeToolExecute: no opinion
 	// guard beforeToolExecute: refused not on Fridays
 }
+
+// A JavaScript hook that keeps a count for the run: every export may
+// return {state}, which later calls read in ctx.state (and Run.Snapshot
+// saves). This one stops after 10 shell calls.
+func ExampleCompileJS_state() {
+	budget, err := hooks.CompileJS("shell-budget", `
+		exports.beforeToolExecute = (ctx, call) => {
+			if (call.name !== "shell") return;
+			const calls = (ctx.state || 0) + 1;
+			if (calls > 10) return { block: "Stopped: 10 shell calls is this run's budget." };
+			return { state: calls };
+		};`, nil)
+	if err != nil {
+		panic(err)
+	}
+	chain, err := hooks.NewChain([]hooks.Hook{budget})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+	for i := 1; i <= 11; i++ {
+		step, err := run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"command": "ls"}})
+		if err != nil {
+			panic(err)
+		}
+		if step.Refused {
+			fmt.Printf("call %d: %s\n", i, step.Reason)
+		}
+	}
+	// Output:
+	// call 11: Stopped: 10 shell calls is this run's budget.
+}
+
+// A Go hook that changes its state after the run started.
+func ExampleContext_SetState() {
+	var seen []any
+	count := hooks.Funcs{HookName: "count", AfterToolExecute: func(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+		n, _ := c.State().(int)
+		c.SetState(n + 1) // the last writer wins under parallel tool calls
+		seen = append(seen, c.State())
+		return nil, nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{count})
+	if err != nil {
+		panic(err)
+	}
+	ctx := context.Background()
+	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{})
+	if err != nil {
+		panic(err)
+	}
+	defer run.End(ctx, hooks.RunEnd{})
+	tool := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "ok"}, nil }
+	for range 3 {
+		if _, err := run.CallTool(ctx, hooks.ToolCall{Name: "read"}, tool); err != nil {
+			panic(err)
+		}
+	}
+	fmt.Println(seen)
+	// Output:
+	// [1 2 3]
+}

@@ -160,11 +160,13 @@ func read(c *Context, p Point, v any, err error) (*returned, error) {
 	return readReturn(c, p, v)
 }
 
-// AfterRun runs afterRun(ctx, event); what it returns is ignored.
+// AfterRun runs afterRun(ctx, event); it cannot change the outcome (a
+// returned {state} is kept, for a snapshot taken after the end).
 func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
-	_, err := h.call(c, AfterRun, func(in *jsInstance) ([]goja.Value, error) {
+	v, err := h.call(c, AfterRun, func(in *jsInstance) ([]goja.Value, error) {
 		return in.values(map[string]any{"runId": end.RunID, "outcome": string(end.Outcome), "reason": end.Reason, "output": end.Output})
 	})
+	_, err = read(c, AfterRun, v, err)
 	return err
 }
 

@@ -15,13 +15,15 @@ import (
 // and is otherwise ignored.
 
 // The fields each point's return shape has, in the order messages list them.
+// Every export may also return state, the hook's new run state.
 var returnFields = map[Point][]string{
 	BeforeRun:           {"state"},
-	BeforeModelRequest:  {"system", "respond", "end", "messages"},
-	AfterModelResponse:  {"text", "end", "continue"},
-	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result"},
-	AfterToolExecute:    {"text", "isError", "value"},
-	BeforeTrustDecision: {"approve"},
+	AfterRun:            {"state"},
+	BeforeModelRequest:  {"system", "respond", "end", "messages", "state"},
+	AfterModelResponse:  {"text", "end", "continue", "state"},
+	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result", "state"},
+	AfterToolExecute:    {"text", "isError", "value", "state"},
+	BeforeTrustDecision: {"approve", "state"},
 }
 
 // returned reads one returned object. The first wrong type is kept in err;
@@ -52,6 +54,9 @@ func readReturn(c *Context, p Point, v any) (*returned, error) {
 	slices.Sort(unknown) // the same diagnostics, in the same order, every call
 	for _, k := range unknown {
 		c.diagnose(p, unknownField(k, valid))
+	}
+	if state := m["state"]; state != nil && p != BeforeRun { // BeforeRun's is its RunPatch
+		c.SetState(state)
 	}
 	return &returned{m: m}, nil
 }

@@ -2,7 +2,9 @@ package hooks
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"time"
 
@@ -52,6 +54,14 @@ type jsInstance struct {
 // it runs under ctx (jsrt.Guard): a module that loops is interrupted.
 func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
 	in := &jsInstance{rt: jsrt.New()}
+	// Date.now() and new Date() read the host's clock (Host.System.Clock),
+	// so that a test can pin the date a hook sees.
+	in.rt.SetTimeSource(func() time.Time {
+		if in.cur == nil { // evaluating the module, outside any call
+			return time.Now()
+		}
+		return in.cur.System.Now()
+	})
 	var exports goja.Value
 	err := jsrt.Guard(ctx, in.rt, func() (err error) {
 		// Before the hook's code runs, which may replace it.
@@ -158,7 +168,15 @@ func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 		bounded.Context = ctx
 		c = &bounded
 	}
-	return h.invoke(c, p, args)
+	v, err := h.invoke(c, p, args)
+	var thrown *jsrt.ScriptError
+	if errors.As(err, &thrown) {
+		// Seed 000: a hook that throws is reported as a notice (a person
+		// sees it), besides the diagnostic, while the run goes on.
+		message, _, _ := strings.Cut(thrown.Message, "\n")
+		c.Notify(Notice{Title: fmt.Sprintf("hook %s failed at %s", h.name, p), Body: message})
+	}
+	return v, err
 }
 
 // invoke runs the export for p in a fresh runtime, and has the hook's

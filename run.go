@@ -15,11 +15,12 @@ import (
 // CallModel and CallTool. A Run is safe for concurrent tool calls (the
 // parallel tool calls of one turn); Start, Resume and End bracket it.
 type Run struct {
-	chain  *Chain
-	id     string
-	input  string
-	host   Host  // resolved: no nil defaults left
-	states []any // per hook, by list index; written only before the run is returned
+	chain   *Chain
+	id      string
+	input   string
+	host    Host       // resolved: no nil defaults left
+	states  []any      // per hook, by list index
+	stateMu sync.Mutex // guards states: any point may set its hook's state (Context.SetState)
 
 	modelCalls atomic.Int64
 	memo       memoTable
@@ -91,10 +92,24 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 			continue
 		}
 		if p != nil && p.State != nil {
-			r.states[e.index] = p.State
+			r.setState(e.index, p.State)
 		}
 	}
 	return nil
+}
+
+// state returns the state of the hook at list index i.
+func (r *Run) state(i int) any {
+	r.stateMu.Lock()
+	defer r.stateMu.Unlock()
+	return r.states[i]
+}
+
+// setState replaces the state of the hook at list index i.
+func (r *Run) setState(i int, v any) {
+	r.stateMu.Lock()
+	defer r.stateMu.Unlock()
+	r.states[i] = v
 }
 
 // ID returns the run's id.

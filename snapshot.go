@@ -175,7 +175,10 @@ type snapshotDoc struct {
 func (r *Run) Snapshot() ([]byte, error) {
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
 		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}}
-	for i, s := range r.states {
+	r.stateMu.Lock()
+	states := append([]any(nil), r.states...)
+	r.stateMu.Unlock()
+	for i, s := range states {
 		if s == nil {
 			continue
 		}
