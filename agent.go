@@ -2,8 +2,6 @@ package hooks
 
 import (
 	"fmt"
-	"regexp"
-	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
@@ -18,29 +16,59 @@ type Agent struct {
 	Tools       []string `yaml:"tools"`
 	Hooks       []string `yaml:"hooks"`
 	Prompt      string   `yaml:"-"` // the text after the front matter
+
+	// Warnings are what ParseAgent found suspicious but not wrong: an
+	// unknown key that looks like a typo of a known one (see AgentWarning).
+	// Loader.LoadAgent reports each as a Diagnostic, so that a misspelt
+	// "hooks:" is never silent. Nil when there are none.
+	Warnings []AgentWarning `yaml:"-"`
+}
+
+// AgentWarning is an unknown key of an agent file's front matter that is
+// probably a typo of a known one: the same key in another case or with
+// spaces around it, or one within a typo's reach of it (one edit, two for
+// "description"; an edit is a letter added, left out, changed or swapped
+// with the next). The key is still ignored, as every unknown key is, so that
+// newer files load. It is an error so that it can be a Diagnostic's Err.
+type AgentWarning struct {
+	Line int    // the line of the key in the agent file, from 1
+	Key  string // the key as written
+	Like string // the known key it resembles: name, description, model, tools or hooks
+}
+
+// Error reads "agent: line 3: unknown key "hook" is ignored; did you mean
+// "hooks"?", in the form of ParseAgent's errors.
+func (w AgentWarning) Error() string {
+	return fmt.Sprintf("agent: line %d: unknown key %q is ignored; did you mean %q?", w.Line, w.Key, w.Like)
 }
 
 const fence = "---"
 
 // ParseAgent reads an agent file: optional YAML front matter between two
-// "---" lines, then the prompt. Without front matter the whole text is the
-// prompt and the agent declares no hooks. Unknown keys are ignored, so that
-// newer files still load; malformed YAML, a key of the wrong type, an
-// unclosed fence and a hook declared twice are errors that name the line.
+// "---" lines, then the prompt. A byte-order mark and blank lines may come
+// before the opening "---"; any other text there means there is no front
+// matter: the whole text is the prompt and the agent declares no hooks.
+// Unknown keys are ignored, so that newer files still load, but one that
+// looks like a typo of a known key is kept in Agent.Warnings. Malformed
+// YAML, a key of the wrong type, an unclosed fence and a hook declared
+// twice are errors that name the line of the file.
 func ParseAgent(data []byte) (*Agent, error) {
 	text := strings.TrimPrefix(string(data), "\ufeff")
-	first, body, _ := strings.Cut(text, "\n")
-	if strings.TrimRight(first, " \t\r") != fence {
+	fenceLine, front, prompt, err := splitFrontMatter(text)
+	if err != nil {
+		return nil, err
+	}
+	if fenceLine == 0 {
 		return &Agent{Prompt: text}, nil
 	}
-	front, prompt, ok := cutFence(body)
-	if !ok {
-		return nil, fmt.Errorf("agent: line 1: the front matter opened here is never closed with a %q line", fence)
-	}
 	a := &Agent{Prompt: prompt}
+	// Each line above the front matter becomes an empty line, so that the
+	// YAML parser's lines are the file's lines (yaml.v3 ignores blank lines
+	// before a document).
+	padded := strings.Repeat("\n", fenceLine) + front
 	var doc yaml.Node
-	if err := yaml.Unmarshal([]byte(front), &doc); err != nil {
-		return nil, fmt.Errorf("agent: %s", fileLines(err.Error()))
+	if err := yaml.Unmarshal([]byte(padded), &doc); err != nil {
+		return nil, yamlError(padded, err)
 	}
 	if len(doc.Content) == 0 { // empty front matter
 		return a, nil
@@ -49,11 +77,46 @@ func ParseAgent(data []byte) (*Agent, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, agentError(root, "the front matter must be a mapping of keys (name, description, model, tools, hooks)")
 	}
+	if err := a.readKeys(root); err != nil {
+		return nil, err
+	}
+	if err := noDuplicates(root, a.Hooks); err != nil {
+		return nil, err
+	}
+	return a, nil
+}
+
+// splitFrontMatter finds the opening fence after any blank lines (editors
+// and generators leave them; seeing none of the hooks for it would be
+// silent) and cuts the front matter at the closing one. fenceLine is the
+// file line of the opening fence, 0 when there is no front matter.
+func splitFrontMatter(text string) (fenceLine int, front, prompt string, err error) {
+	rest := text
+	for line := 1; ; line++ {
+		first, after, more := strings.Cut(rest, "\n")
+		if strings.TrimSpace(first) == "" && more {
+			rest = after
+			continue
+		}
+		if strings.TrimRight(first, " \t\r") != fence {
+			return 0, "", "", nil
+		}
+		front, prompt, ok := cutFence(after)
+		if !ok {
+			return 0, "", "", fmt.Errorf("agent: line %d: the front matter opened here is never closed with a %q line", line, fence)
+		}
+		return line, front, prompt, nil
+	}
+}
+
+// readKeys sets the known keys of the front matter's mapping and notes the
+// unknown ones that look like typos.
+func (a *Agent) readKeys(root *yaml.Node) error {
 	seen := map[string]*yaml.Node{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		key, value := root.Content[i], root.Content[i+1]
 		if prev, dup := seen[key.Value]; dup {
-			return nil, agentError(key, "key %q is set twice (first on line %d)", key.Value, prev.Line+1)
+			return agentError(key, "key %q is set twice (first on line %d)", key.Value, prev.Line)
 		}
 		seen[key.Value] = key
 		var err error
@@ -68,15 +131,16 @@ func ParseAgent(data []byte) (*Agent, error) {
 			a.Tools, err = names("tools", "a list of tool names", value)
 		case "hooks":
 			a.Hooks, err = names("hooks", "a list of hook names", value)
+		default:
+			if like, ok := typoOf(key); ok {
+				a.Warnings = append(a.Warnings, AgentWarning{Line: key.Line, Key: key.Value, Like: like})
+			}
 		}
 		if err != nil {
-			return nil, err
+			return err
 		}
 	}
-	if err := noDuplicates(root, a.Hooks); err != nil {
-		return nil, err
-	}
-	return a, nil
+	return nil
 }
 
 // cutFence splits the text after the opening fence at the closing one.
@@ -136,7 +200,7 @@ func noDuplicates(root *yaml.Node, hooks []string) error {
 		if line, dup := first[h]; dup {
 			return agentError(list.Content[i], "hook %q is declared twice (first on line %d)", h, line)
 		}
-		first[h] = list.Content[i].Line + 1
+		first[h] = list.Content[i].Line
 	}
 	return nil
 }
@@ -155,19 +219,8 @@ func kindName(n *yaml.Node) string {
 	return "an alias"
 }
 
-// agentError names the file line of n: the front matter starts on line 2.
+// agentError names the file line of n (the parser sees the front matter at
+// its place in the file: its lines are the file's).
 func agentError(n *yaml.Node, format string, args ...any) error {
-	return fmt.Errorf("agent: line %d: %s", n.Line+1, fmt.Sprintf(format, args...))
-}
-
-var yamlLine = regexp.MustCompile(`line (\d+)`)
-
-// fileLines turns the front-matter line numbers of a YAML error into file
-// line numbers.
-func fileLines(msg string) string {
-	msg = strings.TrimPrefix(msg, "yaml: ")
-	return yamlLine.ReplaceAllStringFunc(msg, func(s string) string {
-		n, _ := strconv.Atoi(strings.TrimPrefix(s, "line "))
-		return "line " + strconv.Itoa(n+1)
-	})
+	return fmt.Errorf("agent: line %d: %s", n.Line, fmt.Sprintf(format, args...))
 }

@@ -78,9 +78,18 @@ func (l *Loader) Load(name string) (Hook, error) {
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
 // does not exist fails it, like an unknown tool (ErrUnknownHook, naming the
-// hook); an agent that declares none has none.
+// hook); an agent that declares none has none. First it reports each of
+// a.Warnings as a load-time Diagnostic whose Err is the AgentWarning and
+// whose Hook and Point are empty (it is about the agent file, no hook), so
+// that a misspelt key is not silent: "hook:" for "hooks:" declares none.
 func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
-	if a == nil || len(a.Hooks) == 0 {
+	if a == nil {
+		return nil, nil
+	}
+	for _, w := range a.Warnings {
+		l.diagnose(Diagnostic{Err: w})
+	}
+	if len(a.Hooks) == 0 {
 		return nil, nil
 	}
 	hooks := make([]Hook, 0, len(a.Hooks))

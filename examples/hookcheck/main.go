@@ -86,7 +86,7 @@ func (c checker) fail(err error) int {
 }
 
 // lint loads every hook of the directory and every agent file given, and
-// prints each problem; 1 if there was one.
+// prints each problem once; 1 if there was one.
 func (c checker) lint(agentFiles []string) int {
 	problems := 0
 	report := func(format string, args ...any) {
@@ -110,19 +110,7 @@ func (c checker) lint(agentFiles []string) int {
 		loaded++
 	}
 	for _, path := range agentFiles {
-		data, err := os.ReadFile(path)
-		if err != nil {
-			report("%v", err)
-			continue
-		}
-		agent, err := hooks.ParseAgent(data)
-		if err != nil {
-			report("%s: %v", path, strings.TrimPrefix(err.Error(), "agent: "))
-			continue
-		}
-		if _, err := loader.LoadAgent(agent); err != nil {
-			report("%s: %v", path, err)
-		}
+		c.lintAgent(path, report)
 	}
 	if problems > 0 {
 		fmt.Fprintf(c.out, "%d problem(s)\n", problems)
@@ -130,6 +118,32 @@ func (c checker) lint(agentFiles []string) int {
 	}
 	fmt.Fprintf(c.out, "ok: %d hook(s), %d agent file(s)\n", loaded, len(agentFiles))
 	return 0
+}
+
+// lintAgent reports the problems of one agent file, each as "FILE: line N:
+// …" when it has a line: a parse error, a misspelt key (a Diagnostic with
+// no hook) and a declared hook that does not load. The diagnostics of the
+// hooks it loads are left out: every hook an agent can load is a folder of
+// the directory, whose diagnostics lint has printed already, once.
+func (c checker) lintAgent(path string, report func(format string, args ...any)) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		report("%v", err)
+		return
+	}
+	agent, err := hooks.ParseAgent(data)
+	if err != nil {
+		report("%s: %s", path, strings.TrimPrefix(err.Error(), "agent: "))
+		return
+	}
+	loader := hooks.Loader{Dir: c.dir, Diagnostics: func(d hooks.Diagnostic) {
+		if d.Hook == "" {
+			report("%s: %s", path, strings.TrimPrefix(d.Err.Error(), "agent: "))
+		}
+	}}
+	if _, err := loader.LoadAgent(agent); err != nil {
+		report("%s: %v", path, err)
+	}
 }
 
 // load loads one hook; a missing hook is an error, a broken one loads with
