@@ -1,14 +1,15 @@
 package hooktest
 
 import (
+	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 )
@@ -29,21 +30,27 @@ import (
 // {system, messages}}; afterModelResponse {response: {text, toolCalls}}
 // (the reply the model gives); afterRun {end: {outcome, reason, output}}.
 // The host: confirm (Confirm's answers, in order), autoApprove, env,
-// workdir, session.
+// workdir, session, and clock: an RFC 3339 time ("2026-12-05T09:00:00Z")
+// that the host's clock reads all through the fixture (Options.Clock), for
+// a policy that depends on the date or the hour.
 //
 // Every expectation is optional; only those present are checked. For tool
 // points: refused and reason; ran (the tool ran); arguments (what the tool
-// saw, compared as JSON); result ({text, isError}: what the model reads).
-// For model points: called (the model was called), system (the prompt it
-// got), text (the reply after the hooks), end (the output a hook ended the
-// run with), continue. For every point: diagnostics, prompts and notices
-// (how many).
+// saw, compared as JSON); result ({text, isError}, and value when given:
+// what the model reads). For model points: called (the model was called),
+// system (the prompt it got), text (the reply after the hooks), end (the
+// output a hook ended the run with), continue. For every point:
+// diagnostics, prompts and notices (how many).
 type Fixture struct {
 	Name   string        `json:"name"`
 	Point  hooks.Point   `json:"point"`
 	Input  FixtureInput  `json:"input"`
 	Host   FixtureHost   `json:"host"`
 	Expect FixtureExpect `json:"expect"`
+
+	// File is the file the fixture was read from (LoadFixtures sets it),
+	// so that a failure says which file to open.
+	File string `json:"-"`
 }
 
 // FixtureInput is the payload of a fixture's call.
@@ -62,6 +69,7 @@ type FixtureHost struct {
 	Env         map[string]string `json:"env"`
 	Workdir     string            `json:"workdir"`
 	Session     string            `json:"session"`
+	Clock       string            `json:"clock"` // RFC 3339; "": the real time
 }
 
 // FixtureExpect is the decision a fixture expects.
@@ -81,7 +89,8 @@ type FixtureExpect struct {
 	Notices     *int              `json:"notices"`
 }
 
-// LoadFixtures reads every *.json file of dir, sorted by name.
+// LoadFixtures reads every *.json file of dir, sorted by name. A fixture
+// without a name is named after its file.
 func LoadFixtures(dir string) ([]Fixture, error) {
 	paths, err := filepath.Glob(filepath.Join(dir, "*.json"))
 	if err != nil {
@@ -93,22 +102,67 @@ func LoadFixtures(dir string) ([]Fixture, error) {
 	sort.Strings(paths)
 	out := make([]Fixture, 0, len(paths))
 	for _, p := range paths {
-		data, err := os.ReadFile(p)
+		f, err := loadFixture(p)
 		if err != nil {
-			return nil, err
-		}
-		var f Fixture
-		dec := json.NewDecoder(strings.NewReader(string(data)))
-		dec.DisallowUnknownFields() // a misspelt expectation must not pass silently
-		if err := dec.Decode(&f); err != nil {
 			return nil, fmt.Errorf("hooktest: fixture %s: %w", p, err)
-		}
-		if f.Name == "" {
-			f.Name = strings.TrimSuffix(filepath.Base(p), ".json")
 		}
 		out = append(out, f)
 	}
 	return out, nil
+}
+
+func loadFixture(path string) (Fixture, error) {
+	var f Fixture
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return f, err
+	}
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.DisallowUnknownFields() // a misspelt expectation must not pass silently
+	if err := dec.Decode(&f); err != nil {
+		return f, err
+	}
+	if _, err := f.options(); err != nil { // a bad clock is the file's fault: say so now
+		return f, err
+	}
+	f.File = path
+	if f.Name == "" {
+		f.Name = fileName(path)
+	}
+	return f, nil
+}
+
+func fileName(path string) string { return strings.TrimSuffix(filepath.Base(path), ".json") }
+
+// label names f in messages: by its file when it has one (and its name
+// when that is not the file's), else by its name, else by its point.
+func (f Fixture) label() string {
+	switch {
+	case f.File != "" && (f.Name == "" || f.Name == fileName(f.File)):
+		return "fixture " + f.File
+	case f.File != "":
+		return fmt.Sprintf("fixture %q (%s)", f.Name, f.File)
+	case f.Name != "":
+		return fmt.Sprintf("fixture %q", f.Name)
+	case f.Point != "":
+		return "unnamed " + string(f.Point) + " fixture"
+	}
+	return "unnamed fixture"
+}
+
+// options are the harness's Options for f's host.
+func (f Fixture) options() (Options, error) {
+	o := Options{Workdir: f.Host.Workdir, Session: f.Host.Session, Env: f.Host.Env,
+		Answers: f.Host.Confirm, AutoApprove: f.Host.AutoApprove}
+	if f.Host.Clock != "" {
+		// RFC3339 also reads fractional seconds, when parsing.
+		at, err := time.Parse(time.RFC3339, f.Host.Clock)
+		if err != nil {
+			return o, fmt.Errorf("host.clock %q is not an RFC 3339 time, like \"2026-12-03T09:00:00Z\"", f.Host.Clock)
+		}
+		o.Clock = func() time.Time { return at }
+	}
+	return o, nil
 }
 
 // RunFixtures runs every fixture of dir against hook, each as a subtest
@@ -126,143 +180,4 @@ func RunFixtures(t *testing.T, hook hooks.Hook, dir string) {
 			}
 		})
 	}
-}
-
-// Check runs one fixture against hs in a run of its own, and returns an
-// error that lists every expectation that failed, with what the hooks
-// decided; nil when all held.
-func Check(f Fixture, hs ...hooks.Hook) error {
-	h, err := Start(Options{Workdir: f.Host.Workdir, Session: f.Host.Session, Env: f.Host.Env,
-		Answers: f.Host.Confirm, AutoApprove: f.Host.AutoApprove}, hs...)
-	if err != nil {
-		return fmt.Errorf("hooktest: %s: %w", f.Name, err)
-	}
-	defer h.End(hooks.RunEnd{})
-	var errs []error
-	check := func(ok bool, err error) {
-		if ok && err != nil {
-			errs = append(errs, err)
-		}
-	}
-	out, err := h.Play(f.Point, f.Input)
-	if err != nil {
-		return fmt.Errorf("hooktest: %s: %w", f.Name, err)
-	}
-	decisions := out.Decisions
-	e := f.Expect
-	if o := out.Tool; o != nil {
-		if e.Refused != nil {
-			if *e.Refused {
-				reason := o.Result.Text
-				if e.Reason != nil {
-					reason = *e.Reason
-				}
-				check(true, o.checkRefused(reason))
-			} else {
-				refused := o.Err == nil && !o.Ran && o.Result.IsError
-				check(refused, o.fail("want the call not refused; %s", o.what()))
-			}
-		} else if e.Reason != nil {
-			check(true, o.checkRefused(*e.Reason))
-		}
-		if e.Ran != nil {
-			check(o.Ran != *e.Ran, o.fail("want ran %t; %s", *e.Ran, o.what()))
-		}
-		if e.Arguments != nil {
-			check(true, o.checkArguments(e.Arguments))
-		}
-		if e.Result != nil {
-			check(o.Result.Text != e.Result.Text || o.Result.IsError != e.Result.IsError,
-				o.fail("want the model to read %s; it reads %s", jsonText(e.Result), jsonText(o.Result)))
-		}
-	}
-	if o := out.Model; o != nil {
-		if e.Called != nil {
-			check((o.Sent != nil) != *e.Called, o.fail("want called %t; %s", *e.Called, o.what()))
-		}
-		if e.System != nil {
-			check(true, o.checkSystem(*e.System))
-		}
-		if e.Text != nil {
-			check(true, o.checkText(*e.Text))
-		}
-		if e.End != nil {
-			check(true, o.checkEnded(*e.End))
-		}
-		if e.Continue != nil {
-			check(true, o.checkContinue(*e.Continue))
-		}
-	}
-	counts := []struct {
-		what string
-		want *int
-		got  int
-	}{
-		{"diagnostics", e.Diagnostics, len(h.Diagnostics())},
-		{"confirm prompts", e.Prompts, len(h.Prompts())},
-		{"notices", e.Notices, len(h.Notices())},
-	}
-	for _, c := range counts {
-		if c.want != nil && *c.want != c.got {
-			errs = append(errs, failure(decisions, "want %d %s, got %d%s", *c.want, c.what, c.got, diagList(h, c.what)))
-		}
-	}
-	if len(errs) > 0 {
-		return fmt.Errorf("fixture %q:\n%w", f.Name, errors.Join(errs...))
-	}
-	return nil
-}
-
-// Outcome is what became of one input (Harness.Play): Tool is set for the
-// tool points, Model for the model points, neither for afterRun.
-type Outcome struct {
-	Tool      *ToolOutcome
-	Model     *ModelOutcome
-	Decisions []hooks.TraceEvent
-}
-
-// Play runs in at point p, the way a fixture does: a tool that runs
-// returns input.result (else "ok"), a model that is called replies
-// input.response (else "ok"), and afterRun ends the run with input.end.
-func (h *Harness) Play(p hooks.Point, in FixtureInput) (Outcome, error) {
-	switch p {
-	case hooks.BeforeToolExecute, hooks.AfterToolExecute:
-		if in.Call == nil {
-			return Outcome{}, fmt.Errorf("a %s input needs \"call\"", p)
-		}
-		res := hooks.ToolResult{Text: "ok"}
-		if in.Result != nil {
-			res = *in.Result
-		}
-		o := h.ToolCall(*in.Call, res)
-		return Outcome{Tool: o, Decisions: o.Decisions}, nil
-	case hooks.BeforeModelRequest, hooks.AfterModelResponse:
-		req, reply := hooks.ModelRequest{}, hooks.ModelResponse{Text: "ok"}
-		if in.Request != nil {
-			req = *in.Request
-		}
-		if in.Response != nil {
-			reply = *in.Response
-		}
-		o := h.Model(req, reply)
-		return Outcome{Model: o, Decisions: o.Decisions}, nil
-	case hooks.AfterRun:
-		end := hooks.RunEnd{}
-		if in.End != nil {
-			end = *in.End
-		}
-		return Outcome{Decisions: h.End(end)}, nil
-	}
-	return Outcome{}, fmt.Errorf("point %q: inputs run at beforeToolExecute, afterToolExecute, beforeModelRequest, afterModelResponse or afterRun", p)
-}
-
-func diagList(h *Harness, what string) string {
-	if what != "diagnostics" {
-		return ""
-	}
-	var b strings.Builder
-	for _, d := range h.Diagnostics() {
-		b.WriteString("\n  " + d.String())
-	}
-	return b.String()
 }

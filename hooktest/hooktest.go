@@ -17,13 +17,32 @@
 // one without a testing.T.
 //
 // A Harness is for one test goroutine: its calls run one after another.
+//
+// # Arguments are JSON, so numbers are float64
+//
+// A model sends a tool call's arguments as JSON, so in production a hook
+// finds every number of them as a float64 (an object as a map[string]any,
+// an array as a []any), never as an int: in a Go hook,
+// call.Arguments["amount"].(int) fails on a real call. Hosts should give
+// their hooks arguments the same way, and a hook should read numbers as
+// float64, or with hooks.ToolCall.Number, which takes any Go numeric type
+// and json.Number.
+//
+// The harness holds to that rule, so that a test cannot pass on values
+// production never gives: Harness.Tool, Harness.ToolCall and the tool calls
+// of a Harness.Model reply send their arguments through JSON before any
+// hook sees them. map[string]any{"amount": 600} reaches the hooks as
+// float64(600), and ToolOutcome.Call holds the arguments as sent. A value
+// JSON cannot carry (a func, a channel, NaN) fails the test (or, outside a
+// test, is the outcome's Err), naming the argument, and no hook runs.
+// Options.Config and a ToolResult's Value are not converted: in production
+// they are the host's and its tools' own Go values, and the test plays the
+// host.
 package hooktest
 
 import (
 	"context"
 	"fmt"
-	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -37,7 +56,7 @@ type Options struct {
 	Workdir     string
 	Session     string
 	Env         map[string]string // nil: empty
-	Config      map[string]any
+	Config      map[string]any    // given to the hooks as it is, as a host gives its own
 	Agent       *hooks.Agent
 	Answers     []bool // Confirm's answers, in order; after them, AutoApprove
 	AutoApprove bool
@@ -50,11 +69,13 @@ type Options struct {
 type Harness struct {
 	run *hooks.Run
 	rec *recorder
+	t   testing.TB // nil when started with Start: then bad input is an outcome's Err
 }
 
 // New starts a run of hs with the zero Options, and fails t if the chain
 // cannot be built or BeforeRun fails the run. The run ends (AfterRun) when
-// the test does, unless End ended it before.
+// the test does, unless End ended it before. The harness fails t too when
+// the test passes a call no model could send (see the package doc).
 func New(t testing.TB, hs ...hooks.Hook) *Harness {
 	t.Helper()
 	return NewWith(t, Options{}, hs...)
@@ -67,6 +88,7 @@ func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 	if err != nil {
 		t.Fatal("hooktest: " + err.Error())
 	}
+	h.t = t
 	t.Cleanup(func() { h.End(hooks.RunEnd{}) })
 	return h
 }
@@ -104,16 +126,26 @@ func Start(o Options, hs ...hooks.Hook) (*Harness, error) {
 func (h *Harness) Run() *hooks.Run { return h.run }
 
 // Tool runs a tool call through the hooks; the tool, if it runs, returns
-// "ok".
+// "ok". The arguments reach the hooks through JSON (see the package doc).
 func (h *Harness) Tool(name string, args map[string]any) *ToolOutcome {
+	h.helper()
 	return h.ToolCall(hooks.ToolCall{ID: "call-1", Name: name, Arguments: args}, hooks.ToolResult{Text: "ok"})
 }
 
 // ToolCall runs call through the hooks; the tool, if it runs, returns res.
+// The arguments reach the hooks through JSON (see the package doc); res is
+// given as it is, as a Go tool gives it.
 func (h *Harness) ToolCall(call hooks.ToolCall, res hooks.ToolResult) *ToolOutcome {
+	h.helper()
+	sent, err := asModelSends(call)
+	out := &ToolOutcome{Call: sent}
+	if err != nil {
+		out.Call, out.Err = call, err
+		h.badInput(err)
+		return out
+	}
 	mark := h.rec.mark()
-	out := &ToolOutcome{Call: call}
-	out.Result, out.Err = h.run.CallTool(context.Background(), call, func(c *hooks.Context, seen hooks.ToolCall) (hooks.ToolResult, error) {
+	out.Result, out.Err = h.run.CallTool(context.Background(), sent, func(c *hooks.Context, seen hooks.ToolCall) (hooks.ToolResult, error) {
 		out.Ran, out.Seen = true, seen
 		return res, nil
 	})
@@ -122,16 +154,41 @@ func (h *Harness) ToolCall(call hooks.ToolCall, res hooks.ToolResult) *ToolOutco
 }
 
 // Model runs a model call through the hooks; the model, if it is called,
-// replies reply.
+// replies reply. The arguments of the reply's tool calls reach the hooks
+// through JSON, as a model sends them.
 func (h *Harness) Model(req hooks.ModelRequest, reply hooks.ModelResponse) *ModelOutcome {
-	mark := h.rec.mark()
+	h.helper()
 	out := &ModelOutcome{}
+	reply, err := replyAsModelSends(reply)
+	if err != nil {
+		out.Err = fmt.Errorf("the model's reply: %w", err)
+		h.badInput(out.Err)
+		return out
+	}
+	mark := h.rec.mark()
 	out.Reply, out.Err = h.run.CallModel(context.Background(), req, func(c *hooks.Context, sent hooks.ModelRequest) (hooks.ModelResponse, error) {
 		out.Sent = &sent
 		return reply, nil
 	})
 	out.Decisions = h.rec.since(mark)
 	return out
+}
+
+// helper marks the caller as a test helper, so that a failure points at
+// the test's line.
+func (h *Harness) helper() {
+	if h.t != nil {
+		h.t.Helper()
+	}
+}
+
+// badInput fails the test over input production could never give (the
+// test's own mistake); outside a test the outcome's Err says it.
+func (h *Harness) badInput(err error) {
+	if h.t != nil {
+		h.t.Helper()
+		h.t.Fatal("hooktest: " + err.Error())
+	}
 }
 
 // End ends the run and returns what the AfterRun hooks decided (AfterRun
@@ -158,106 +215,6 @@ func (h *Harness) Prompts() []hooks.Prompt { return h.rec.get().prompts }
 func (h *Harness) RequireDiagnostics(t testing.TB, n int) {
 	t.Helper()
 	if ds := h.Diagnostics(); len(ds) != n {
-		msg := fmt.Sprintf("hooktest: want %d diagnostics, got %d", n, len(ds))
-		for _, d := range ds {
-			msg += "\n  " + d.String()
-		}
-		t.Fatal(msg)
+		t.Fatal(fmt.Sprintf("hooktest: want %s, got %d", count(n, "diagnostic"), len(ds)) + listDiagnostics(ds, "  "))
 	}
-}
-
-// recorder is the recording side of the Host and the chain.
-type recorder struct {
-	mu      sync.Mutex
-	answers []bool
-	auto    bool
-	diags   []hooks.Diagnostic
-	logs    []string
-	notices []hooks.Notice
-	prompts []hooks.Prompt
-	events  []hooks.TraceEvent
-}
-
-type recording struct {
-	diags   []hooks.Diagnostic
-	logs    []string
-	notices []hooks.Notice
-	prompts []hooks.Prompt
-}
-
-func (r *recorder) get() recording {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return recording{append([]hooks.Diagnostic(nil), r.diags...), append([]string(nil), r.logs...),
-		append([]hooks.Notice(nil), r.notices...), append([]hooks.Prompt(nil), r.prompts...)}
-}
-
-func (r *recorder) confirm(ctx context.Context, p hooks.Prompt) (bool, error) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.prompts = append(r.prompts, p)
-	if len(r.answers) == 0 {
-		return r.auto, nil
-	}
-	answer := r.answers[0]
-	r.answers = r.answers[1:]
-	return answer, nil
-}
-
-func (r *recorder) notify(hook string, n hooks.Notice) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.notices = append(r.notices, n)
-}
-
-func (r *recorder) log(hook, line string) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.logs = append(r.logs, hook+": "+line)
-}
-
-func (r *recorder) diagnose(d hooks.Diagnostic) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.diags = append(r.diags, d)
-}
-
-func (r *recorder) trace(e hooks.TraceEvent) {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.events = append(r.events, e)
-}
-
-func (r *recorder) mark() int {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return len(r.events)
-}
-
-func (r *recorder) since(mark int) []hooks.TraceEvent {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	return append([]hooks.TraceEvent(nil), r.events[mark:]...)
-}
-
-// Describe renders decisions one a line: "guard beforeToolExecute: refused: reason".
-func Describe(decisions []hooks.TraceEvent) string {
-	if len(decisions) == 0 {
-		return "  (no hook ran)"
-	}
-	lines := make([]string, len(decisions))
-	for i, e := range decisions {
-		s := fmt.Sprintf("  %s %s: %s", e.Hook, e.Point, e.Decision)
-		if len(e.Changed) > 0 {
-			s += " " + strings.Join(e.Changed, ", ")
-		}
-		if e.Reason != "" {
-			s += ": " + e.Reason
-		}
-		if e.Err != nil {
-			s += fmt.Sprintf(": %v (policy %s)", e.Err, e.Policy)
-		}
-		lines[i] = s
-	}
-	return strings.Join(lines, "\n")
 }

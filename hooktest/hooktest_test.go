@@ -130,7 +130,7 @@ what the hooks decided:
 
 	f = fakeT{}
 	h.RequireDiagnostics(&f, 1)
-	assert.Equal(t, "hooktest: want 1 diagnostics, got 0", f.msg)
+	assert.Equal(t, "hooktest: want 1 diagnostic, got 0", f.msg)
 }
 
 func TestFixtureMismatchesAreListed(t *testing.T) {

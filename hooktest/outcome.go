@@ -1,7 +1,6 @@
 package hooktest
 
 import (
-	"encoding/json"
 	"fmt"
 	"testing"
 
@@ -10,11 +9,11 @@ import (
 
 // ToolOutcome is what became of one tool call.
 type ToolOutcome struct {
-	Call      hooks.ToolCall     // as the model asked for it
+	Call      hooks.ToolCall     // as the model asked for it (its arguments through JSON)
 	Ran       bool               // the tool ran
 	Seen      hooks.ToolCall     // the call as the tool saw it, when it ran
 	Result    hooks.ToolResult   // what the model reads
-	Err       error              // what Run.CallTool returned
+	Err       error              // what Run.CallTool returned, or why the call could not be made
 	Decisions []hooks.TraceEvent // what each hook decided, in order
 }
 
@@ -26,14 +25,12 @@ type ModelOutcome struct {
 	Decisions []hooks.TraceEvent
 }
 
-// failure formats a failed check with the decisions that led to it.
-func failure(decisions []hooks.TraceEvent, format string, args ...any) error {
-	return fmt.Errorf("hooktest: "+format+"\nwhat the hooks decided:\n%s", append(args, Describe(decisions))...)
-}
+// The checks below return what failed as one sentence ("want …; it …"),
+// without the decisions: a Require method adds them to its one failure,
+// and Check once under all the failures of a fixture.
 
-func (o *ToolOutcome) fail(format string, args ...any) error {
-	return failure(o.Decisions, format, args...)
-}
+// refused tells a refusal (or a hook's error result) from a run or an answer.
+func (o *ToolOutcome) refused() bool { return o.Err == nil && !o.Ran && o.Result.IsError }
 
 // what says what happened to the call, for messages.
 func (o *ToolOutcome) what() string {
@@ -41,7 +38,7 @@ func (o *ToolOutcome) what() string {
 	case o.Err != nil:
 		return fmt.Sprintf("it failed: %v", o.Err)
 	case o.Ran:
-		return fmt.Sprintf("it was allowed: the tool ran with %s", jsonText(o.Seen.Arguments))
+		return "it was allowed: the tool ran with " + argsText(o.Seen.Arguments)
 	case o.Result.IsError:
 		return fmt.Sprintf("it was refused: %q", o.Result.Text)
 	}
@@ -49,48 +46,88 @@ func (o *ToolOutcome) what() string {
 }
 
 func (o *ToolOutcome) checkRefused(reason string) error {
-	if o.Err != nil || o.Ran || !o.Result.IsError {
-		return o.fail("want the call refused with %q; %s", reason, o.what())
+	if !o.refused() {
+		return fmt.Errorf("want the call refused with %q; %s", reason, o.what())
 	}
 	if o.Result.Text != reason {
-		return o.fail("want the call refused with %q; it was refused with %q", reason, o.Result.Text)
+		return fmt.Errorf("want the call refused with %q; it was refused with %q", reason, o.Result.Text)
+	}
+	return nil
+}
+
+// checkRefusedAny is checkRefused for a fixture that names no reason.
+func (o *ToolOutcome) checkRefusedAny() error {
+	if !o.refused() {
+		return fmt.Errorf("want the call refused; %s", o.what())
+	}
+	return nil
+}
+
+func (o *ToolOutcome) checkNotRefused() error {
+	if o.refused() {
+		return fmt.Errorf("want the call not refused; %s", o.what())
 	}
 	return nil
 }
 
 func (o *ToolOutcome) checkAllowed() error {
 	if o.Err != nil || !o.Ran {
-		return o.fail("want the call allowed (the tool runs); %s", o.what())
+		return fmt.Errorf("want the call allowed (the tool runs); %s", o.what())
 	}
 	return nil
 }
 
+func (o *ToolOutcome) checkRan(want bool) error {
+	switch {
+	case o.Ran == want:
+		return nil
+	case want:
+		return fmt.Errorf("want the tool to run; %s", o.what())
+	}
+	return fmt.Errorf("want the tool not to run; %s", o.what())
+}
+
 func (o *ToolOutcome) checkArguments(args map[string]any) error {
 	if !o.Ran {
-		return o.fail("want the tool to run with %s; %s", jsonText(args), o.what())
+		return fmt.Errorf("want the tool to run with %s; %s", argsText(args), o.what())
 	}
-	if !sameJSON(args, o.Seen.Arguments) {
-		return o.fail("want the tool to see %s; it saw %s", jsonText(args), jsonText(o.Seen.Arguments))
+	if !sameArguments(args, o.Seen.Arguments) {
+		return fmt.Errorf("want the tool to see %s; it saw %s", argsText(args), argsText(o.Seen.Arguments))
 	}
 	return nil
 }
 
 func (o *ToolOutcome) checkAnswered(text string) error {
 	if o.Err != nil || o.Ran || o.Result.IsError {
-		return o.fail("want a hook to answer %q without the tool; %s", text, o.what())
+		return fmt.Errorf("want a hook to answer %q without the tool; %s", text, o.what())
 	}
 	if o.Result.Text != text {
-		return o.fail("want the answer %q; it was %q", text, o.Result.Text)
+		return fmt.Errorf("want the answer %q; it was %q", text, o.Result.Text)
 	}
 	return nil
 }
 
 func (o *ToolOutcome) checkResult(text string) error {
 	if o.Err != nil {
-		return o.fail("want the model to read %q; %s", text, o.what())
+		return fmt.Errorf("want the model to read %q; %s", text, o.what())
 	}
 	if o.Result.Text != text {
-		return o.fail("want the model to read %q; it reads %q (%s)", text, o.Result.Text, o.what())
+		return fmt.Errorf("want the model to read %q; it reads %q (%s)", text, o.Result.Text, o.what())
+	}
+	return nil
+}
+
+// checkFullResult compares text and isError, and value when want has one.
+func (o *ToolOutcome) checkFullResult(want hooks.ToolResult) error {
+	got := o.Result
+	if o.Err != nil {
+		return fmt.Errorf("want the model to read %s; %s", jsonText(want), o.what())
+	}
+	if got.Text != want.Text || got.IsError != want.IsError || (want.Value != nil && !sameJSON(want.Value, got.Value)) {
+		if want.Value == nil {
+			got.Value = nil // not compared: not shown
+		}
+		return fmt.Errorf("want the model to read %s; it reads %s", jsonText(want), jsonText(got))
 	}
 	return nil
 }
@@ -99,150 +136,39 @@ func (o *ToolOutcome) checkResult(text string) error {
 // text the model reads).
 func (o *ToolOutcome) RequireRefused(t testing.TB, reason string) {
 	t.Helper()
-	fatal(t, o.checkRefused(reason))
+	fatal(t, o.Decisions, o.checkRefused(reason))
 }
 
 // RequireAllowed fails t unless the tool ran.
 func (o *ToolOutcome) RequireAllowed(t testing.TB) {
 	t.Helper()
-	fatal(t, o.checkAllowed())
+	fatal(t, o.Decisions, o.checkAllowed())
 }
 
 // RequireArguments fails t unless the tool ran with args (compared as
-// JSON, so 3 and 3.0 are equal).
+// JSON, so 3 and 3.0 are equal, and nil and {} too).
 func (o *ToolOutcome) RequireArguments(t testing.TB, args map[string]any) {
 	t.Helper()
-	fatal(t, o.checkArguments(args))
+	fatal(t, o.Decisions, o.checkArguments(args))
 }
 
 // RequireAnswered fails t unless a hook answered the call with text and
 // the tool did not run.
 func (o *ToolOutcome) RequireAnswered(t testing.TB, text string) {
 	t.Helper()
-	fatal(t, o.checkAnswered(text))
+	fatal(t, o.Decisions, o.checkAnswered(text))
 }
 
 // RequireResult fails t unless the model reads text.
 func (o *ToolOutcome) RequireResult(t testing.TB, text string) {
 	t.Helper()
-	fatal(t, o.checkResult(text))
+	fatal(t, o.Decisions, o.checkResult(text))
 }
 
-func (o *ModelOutcome) fail(format string, args ...any) error {
-	return failure(o.Decisions, format, args...)
-}
-
-func (o *ModelOutcome) checkSystem(system string) error {
-	if o.Err != nil || o.Sent == nil {
-		return o.fail("want the model to get the system prompt %q; %s", system, o.what())
-	}
-	if o.Sent.System != system {
-		return o.fail("want the system prompt %q; the model got %q", system, o.Sent.System)
-	}
-	return nil
-}
-
-func (o *ModelOutcome) checkNotCalled() error {
-	if o.Sent != nil {
-		return o.fail("want no model call; the model was called")
-	}
-	return nil
-}
-
-func (o *ModelOutcome) checkEnded(output string) error {
-	if o.Err != nil || o.Reply.End == nil {
-		return o.fail("want the run ended with %q; %s", output, o.what())
-	}
-	if o.Reply.End.Output != output {
-		return o.fail("want the run ended with %q; it ended with %q", output, o.Reply.End.Output)
-	}
-	return nil
-}
-
-func (o *ModelOutcome) checkText(text string) error {
-	if o.Err != nil {
-		return o.fail("want the reply %q; %s", text, o.what())
-	}
-	if o.Reply.Response.Text != text {
-		return o.fail("want the reply %q; it is %q", text, o.Reply.Response.Text)
-	}
-	return nil
-}
-
-func (o *ModelOutcome) checkContinue(message string) error {
-	if o.Err != nil || o.Reply.Continue != message {
-		return o.fail("want the run sent on with %q; %s", message, o.what())
-	}
-	return nil
-}
-
-func (o *ModelOutcome) what() string {
-	switch {
-	case o.Err != nil:
-		return fmt.Sprintf("it failed: %v", o.Err)
-	case o.Reply.End != nil:
-		return fmt.Sprintf("the run ended with %q", o.Reply.End.Output)
-	case o.Sent == nil:
-		return fmt.Sprintf("a hook answered %q without the model", o.Reply.Response.Text)
-	case o.Reply.Continue != "":
-		return fmt.Sprintf("the reply %q sent the run on with %q", o.Reply.Response.Text, o.Reply.Continue)
-	}
-	return fmt.Sprintf("the model got the system prompt %q and the reply is %q", o.Sent.System, o.Reply.Response.Text)
-}
-
-// RequireSystem fails t unless the model was called with the system prompt.
-func (o *ModelOutcome) RequireSystem(t testing.TB, system string) {
-	t.Helper()
-	fatal(t, o.checkSystem(system))
-}
-
-// RequireNotCalled fails t if the model was called.
-func (o *ModelOutcome) RequireNotCalled(t testing.TB) {
-	t.Helper()
-	fatal(t, o.checkNotCalled())
-}
-
-// RequireEnded fails t unless a hook ended the run with output.
-func (o *ModelOutcome) RequireEnded(t testing.TB, output string) {
-	t.Helper()
-	fatal(t, o.checkEnded(output))
-}
-
-// RequireText fails t unless the reply (after the hooks) is text.
-func (o *ModelOutcome) RequireText(t testing.TB, text string) {
-	t.Helper()
-	fatal(t, o.checkText(text))
-}
-
-// RequireContinue fails t unless a hook sent the run on with message.
-func (o *ModelOutcome) RequireContinue(t testing.TB, message string) {
-	t.Helper()
-	fatal(t, o.checkContinue(message))
-}
-
-func fatal(t testing.TB, err error) {
+// fatal fails t with err and what the hooks decided; nothing when err is nil.
+func fatal(t testing.TB, decisions []hooks.TraceEvent, err error) {
 	t.Helper()
 	if err != nil {
-		t.Fatal(err.Error())
+		t.Fatal("hooktest: " + err.Error() + "\nwhat the hooks decided:\n" + Describe(decisions))
 	}
-}
-
-func jsonText(v any) string {
-	data, err := json.Marshal(v)
-	if err != nil {
-		return fmt.Sprint(v)
-	}
-	return string(data)
-}
-
-// sameJSON compares two values as their JSON.
-func sameJSON(a, b any) bool {
-	norm := func(v any) string {
-		var x any
-		data, _ := json.Marshal(v)
-		_ = json.Unmarshal(data, &x)
-		out, _ := json.Marshal(x)
-		return string(out)
-	}
-	return norm(a) == norm(b)
 }

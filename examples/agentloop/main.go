@@ -3,28 +3,50 @@
 // a trace a person can follow line by line: a system-prompt injection, a
 // rewritten argument, a redacted result, a refused call, a cached answer and
 // the outcome the AfterRun hook audits. Most hooks are Go; two are
-// JavaScript, loaded from hooks/ next to this file as an agent declares them;
-// one is an external command, listed in settings.json.
+// JavaScript, in hooks/, declared by the agent file agent.md; one is an
+// external command, listed in settings.json.
+//
+// Those files are embedded in the program, so that it runs from any
+// directory; at start it writes them to a temporary folder, which it
+// removes on exit, because the loader reads hook folders, and command hooks
+// run scripts, from disk.
 //
 //	go run ./examples/agentloop
+//
+// A line with ⤷ is the chain's trace (hooks.WithTrace): what a hook
+// decided, under the line the hook prints itself. The first, "cache ⤷
+// changed state", is the cache hook's BeforeRun giving the run an empty
+// cache table as its state.
 package main
 
 import (
 	"context"
+	"embed"
 	"encoding/json"
 	"fmt"
 	"io"
 	"os"
+	"os/signal"
 	"path/filepath"
 	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/rienda/hooks"
 )
 
 func main() {
-	if err := run(context.Background()); err != nil {
+	// Ctrl-C cancels the run instead of killing the program, so that
+	// AfterRun still runs and the temporary folder is removed. A closed
+	// pipe (go run ./examples/agentloop | head) does not kill it either:
+	// while SIGPIPE is notified, writes fail instead (and, unlike
+	// signal.Ignore, the command hooks' processes do not inherit it).
+	signal.Notify(make(chan os.Signal, 1), syscall.SIGPIPE)
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	err := run(ctx)
+	stop()
+	if err != nil {
 		fmt.Fprintln(os.Stderr, "agentloop:", err)
 		os.Exit(1)
 	}
@@ -63,50 +85,78 @@ func show(call hooks.ToolCall) string {
 	return call.Name + " " + string(args)
 }
 
-// agentFile declares the JavaScript hooks, as an agent file does.
-const agentFile = `---
-name: notes
-description: Reads notes and summarises them.
-hooks:
-  - today
-  - https-only
----
-You are a careful assistant.`
+// files are the agent file, the JavaScript hooks it declares, the command
+// hooks' settings and the script they run.
+//
+//go:embed agent.md settings.json hooks commands
+var files embed.FS
 
-// exampleDir finds this folder, from the repository's root (go run
-// ./examples/agentloop) or from itself (go test).
-func exampleDir() (string, error) {
-	dir := "."
-	if _, err := os.Stat("examples/agentloop/settings.json"); err == nil {
-		dir = "examples/agentloop"
+// unpack writes files to a new temporary folder; remove deletes it.
+func unpack() (dir string, remove func(), err error) {
+	dir, err = os.MkdirTemp("", "agentloop-")
+	if err != nil {
+		return "", nil, err
 	}
-	return filepath.Abs(dir)
+	remove = func() { os.RemoveAll(dir) }
+	if err := os.CopyFS(dir, files); err != nil {
+		remove()
+		return "", nil, err
+	}
+	return dir, remove, nil
 }
+
+// legend is the trace's first line: it says what the ⤷ lines are.
+const legend = `(a ⤷ line is the chain's trace, from hooks.WithTrace: what the hook named on it decided; "no opinion" is left out)`
 
 // workspace is where the sandbox hook confines the model's file paths.
 const workspace = "/workspace"
 
 func run(ctx context.Context) error {
-	agent, err := hooks.ParseAgent([]byte(agentFile))
+	dir, remove, err := unpack()
 	if err != nil {
 		return err
 	}
-	dir, err := exampleDir()
+	defer remove() // after r.End below: no hook runs any more
+	chain, host, err := setUp(dir)
 	if err != nil {
 		return err
 	}
+	fmt.Fprintln(out, legend)
+	fmt.Fprintln(out, "start")
+	r, err := chain.Start(ctx, host, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
+	if err != nil {
+		return err
+	}
+	var end hooks.RunEnd
+	defer func() { r.End(ctx, end) }()
+	end.Output, end.Err = loop(ctx, r, host.Agent)
+	return end.Err
+}
+
+// setUp loads the hooks from dir, where unpack wrote them, and builds the
+// chain and the host.
+func setUp(dir string) (*hooks.Chain, hooks.Host, error) {
+	source, err := os.ReadFile(filepath.Join(dir, "agent.md"))
+	if err != nil {
+		return nil, hooks.Host{}, err
+	}
+	agent, err := hooks.ParseAgent(source)
+	if err != nil {
+		return nil, hooks.Host{}, err
+	}
+	agent.Prompt = strings.TrimSpace(agent.Prompt) // not the file's last newline
 	loader := hooks.Loader{Dir: filepath.Join(dir, "hooks"), Diagnostics: func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }}
 	jsHooks, err := loader.LoadAgent(agent)
 	if err != nil {
-		return err
+		return nil, hooks.Host{}, err
 	}
 	settings, err := os.ReadFile(filepath.Join(dir, "settings.json"))
 	if err != nil {
-		return err
+		return nil, hooks.Host{}, err
 	}
 	commandHooks, err := hooks.CommandHooks(settings)
 	if err != nil {
-		return err
+		return nil, hooks.Host{}, err
 	}
 	// List order: before-points run top to bottom, after-points bottom to
 	// top, so audit and redact wrap everything below them.
@@ -117,7 +167,7 @@ func run(ctx context.Context) error {
 		hooks.WithDiagnostics(func(d hooks.Diagnostic) { trace("diagnostic", "%s", d) }),
 		hooks.WithTrace(decided))
 	if err != nil {
-		return err
+		return nil, hooks.Host{}, err
 	}
 	host := hooks.Host{
 		Workdir: dir, // where command hooks run
@@ -125,37 +175,31 @@ func run(ctx context.Context) error {
 		System:  hooks.System{Clock: func() time.Time { return time.Date(2026, 12, 3, 9, 0, 0, 0, time.UTC) }},
 		Log:     func(hook, line string) { trace(hook, "js: %s", line) }, // ctx.log of the JS hooks
 	}
-	fmt.Fprintln(out, "start")
-	r, err := chain.Start(ctx, host, hooks.RunStart{RunID: "demo", Input: "Summarise notes.txt"})
-	if err != nil {
-		return err
-	}
-	var end hooks.RunEnd
-	defer func() { r.End(ctx, end) }()
+	return chain, host, nil
+}
 
+// loop runs the turns: the model, then the tools it calls, until it
+// answers or a hook ends the run. It returns the run's output.
+func loop(ctx context.Context, r *hooks.Run, agent *hooks.Agent) (string, error) {
 	messages := []hooks.Message{{Role: "user", Text: "Summarise notes.txt"}}
 	for turn := 1; ; turn++ {
 		fmt.Fprintf(out, "turn %d\n", turn)
 		reply, err := r.CallModel(ctx, hooks.ModelRequest{System: agent.Prompt, Messages: messages}, scriptedModel)
 		if err != nil {
-			end.Err = err
-			return err
+			return "", err
 		}
 		if reply.End != nil {
-			end.Output = reply.End.Output
-			return nil
+			return reply.End.Output, nil
 		}
 		messages = append(messages, hooks.Message{Role: "assistant", Text: reply.Response.Text})
 		if len(reply.Response.ToolCalls) == 0 {
 			fmt.Fprintf(out, "answer: %s\n", reply.Response.Text)
-			end.Output = reply.Response.Text
-			return nil
+			return reply.Response.Text, nil
 		}
 		for _, call := range reply.Response.ToolCalls {
 			res, err := r.CallTool(ctx, call, runTool)
 			if err != nil {
-				end.Err = err
-				return err
+				return "", err
 			}
 			trace("model reads", "%q (error: %t)", res.Text, res.IsError)
 			messages = append(messages, hooks.Message{Role: "tool", Text: res.Text})
@@ -263,6 +307,7 @@ type cacheTable struct {
 func (*cache) Name() string { return "cache" }
 
 func (*cache) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
+	trace(c.Hook(), "starts an empty cache for this run (its run state)")
 	return &hooks.RunPatch{State: &cacheTable{results: map[string]hooks.ToolResult{}}}, nil
 }
 

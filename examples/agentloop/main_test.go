@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
 	"strings"
 	"testing"
 
@@ -35,4 +36,41 @@ func TestTrace(t *testing.T) {
 	assert.Contains(t, trace, "  cache            ⤷ answered\n")
 	assert.NotContains(t, trace, "diagnostic")
 	assert.True(t, strings.HasSuffix(trace, "run demo completed after 4 model calls (audit)\n"), trace)
+}
+
+// TestRunsFromAnyDirectory runs the loop from a folder that holds none of
+// its files, as go run from elsewhere does, and checks it tells the same
+// story and leaves no temporary folder behind.
+func TestRunsFromAnyDirectory(t *testing.T) {
+	var here bytes.Buffer
+	out = &here
+	t.Cleanup(func() { out = nil })
+	require.NoError(t, run(context.Background()))
+
+	tmp := t.TempDir()
+	t.Setenv("TMPDIR", tmp) // where the loop unpacks its files
+	t.Chdir(t.TempDir())
+	var elsewhere bytes.Buffer
+	out = &elsewhere
+	require.NoError(t, run(context.Background()))
+	assert.Equal(t, here.String(), elsewhere.String())
+	left, err := os.ReadDir(tmp)
+	require.NoError(t, err)
+	assert.Empty(t, left, "the unpacked files are removed")
+}
+
+// TestTraceExplainsItself checks the trace says what its ⤷ lines are
+// before the first one, and what the first one (the cache's state) is.
+func TestTraceExplainsItself(t *testing.T) {
+	var buf bytes.Buffer
+	out = &buf
+	t.Cleanup(func() { out = nil })
+	require.NoError(t, run(context.Background()))
+	lines := strings.Split(buf.String(), "\n")
+	require.Greater(t, len(lines), 4)
+	assert.Contains(t, lines[0], "⤷", "the legend comes first")
+	assert.Contains(t, lines[0], "hooks.WithTrace")
+	assert.Equal(t, "start", lines[1])
+	assert.Equal(t, "  cache            starts an empty cache for this run (its run state)", lines[2])
+	assert.Equal(t, "  cache            ⤷ changed state", lines[3])
 }

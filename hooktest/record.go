@@ -1,0 +1,106 @@
+package hooktest
+
+import (
+	"context"
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rienda/hooks"
+)
+
+// recorder is the recording side of the Host and the chain.
+type recorder struct {
+	mu      sync.Mutex
+	answers []bool
+	auto    bool
+	diags   []hooks.Diagnostic
+	logs    []string
+	notices []hooks.Notice
+	prompts []hooks.Prompt
+	events  []hooks.TraceEvent
+}
+
+type recording struct {
+	diags   []hooks.Diagnostic
+	logs    []string
+	notices []hooks.Notice
+	prompts []hooks.Prompt
+}
+
+func (r *recorder) get() recording {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return recording{append([]hooks.Diagnostic(nil), r.diags...), append([]string(nil), r.logs...),
+		append([]hooks.Notice(nil), r.notices...), append([]hooks.Prompt(nil), r.prompts...)}
+}
+
+func (r *recorder) confirm(ctx context.Context, p hooks.Prompt) (bool, error) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.prompts = append(r.prompts, p)
+	if len(r.answers) == 0 {
+		return r.auto, nil
+	}
+	answer := r.answers[0]
+	r.answers = r.answers[1:]
+	return answer, nil
+}
+
+func (r *recorder) notify(hook string, n hooks.Notice) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.notices = append(r.notices, n)
+}
+
+func (r *recorder) log(hook, line string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.logs = append(r.logs, hook+": "+line)
+}
+
+func (r *recorder) diagnose(d hooks.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.diags = append(r.diags, d)
+}
+
+func (r *recorder) trace(e hooks.TraceEvent) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.events = append(r.events, e)
+}
+
+func (r *recorder) mark() int {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return len(r.events)
+}
+
+func (r *recorder) since(mark int) []hooks.TraceEvent {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]hooks.TraceEvent(nil), r.events[mark:]...)
+}
+
+// Describe renders decisions one a line: "guard beforeToolExecute: refused: reason".
+func Describe(decisions []hooks.TraceEvent) string {
+	if len(decisions) == 0 {
+		return "  (no hook ran)"
+	}
+	lines := make([]string, len(decisions))
+	for i, e := range decisions {
+		s := fmt.Sprintf("  %s %s: %s", e.Hook, e.Point, e.Decision)
+		if len(e.Changed) > 0 {
+			s += " " + strings.Join(e.Changed, ", ")
+		}
+		if e.Reason != "" {
+			s += ": " + e.Reason
+		}
+		if e.Err != nil {
+			s += fmt.Sprintf(": %v (policy %s)", e.Err, e.Policy)
+		}
+		lines[i] = s
+	}
+	return strings.Join(lines, "\n")
+}
