@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"reflect"
 	"sort"
@@ -87,7 +88,11 @@ func CommandHooks(data []byte) ([]Hook, error) {
 		if cfg.Enabled != nil && !*cfg.Enabled {
 			continue
 		}
-		h := &commandHook{name: fmt.Sprintf("%s#%d", cfg.Event, i), cfg: cfg,
+		name := cfg.Name
+		if name == "" {
+			name = fmt.Sprintf("%s#%d", cfg.Event, i)
+		}
+		h := &commandHook{name: name, cfg: cfg,
 			point: commandEvents[cfg.Event], timeout: commandTimeout(cfg.TimeoutMs)}
 		hooks = append(hooks, h)
 	}
@@ -123,6 +128,17 @@ func (h *commandHook) Name() string { return h.name }
 func (h *commandHook) Handles(p Point) bool { return p == h.point }
 
 // hookPolicy is Report (fail open), or Block with failClosed.
+// observesFinal: the advisory events after a call (post_tool_call,
+// turn_end, session_end) run after every other hook of their point, so
+// that they observe what the model or the run finally got (seed 004).
+func (h *commandHook) observesFinal() bool {
+	switch h.point {
+	case AfterToolExecute, AfterModelResponse, AfterRun:
+		return true
+	}
+	return false
+}
+
 func (h *commandHook) hookPolicy() Policy {
 	if h.cfg.FailClosed {
 		return Block
@@ -156,13 +172,40 @@ func (h *commandHook) run(c *Context, subject string, fill func(*envelope) error
 	}
 	stdin, err := h.stdin(c, subject, fill)
 	if err == nil {
-		out, err = proc.Run(c, proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
+		out, err = proc.Run(c.base(), proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
 			Stdin: stdin, Timeout: h.timeout, MaxOut: MaxCommandOutput})
 	}
 	if err != nil {
-		return out, true, fmt.Errorf("command %q: %w", h.cfg.Command[0], err)
+		return out, true, &commandError{hook: h.name, argv: h.cfg.Command, err: err}
 	}
 	return out, true, nil
+}
+
+// commandError is a command hook's failure: the diagnostic names the whole
+// argv and keeps everything (the end of stderr too); under failClosed the
+// model reads only blocked(): short, naming the hook, and free of what a
+// script happened to print.
+type commandError struct {
+	hook string
+	argv []string
+	err  error
+}
+
+// Error names the command, as argv, and what happened.
+func (e *commandError) Error() string { return fmt.Sprintf("command %q: %v", e.argv, e.err) }
+
+// Unwrap returns what happened.
+func (e *commandError) Unwrap() error { return e.err }
+
+// blocked is the reason a failClosed refusal gives the model.
+func (e *commandError) blocked() string {
+	what := e.err.Error()
+	var exit *exec.ExitError
+	if errors.As(e.err, &exit) {
+		what = exit.String() // without the stderr the diagnostic keeps
+	}
+	what, _, _ = strings.Cut(what, "\n")
+	return fmt.Sprintf("hook %s failed: %s", e.hook, what)
 }
 
 // stdin is the envelope the command reads, or why it cannot carry the
@@ -209,7 +252,7 @@ func (h *commandHook) decision(out []byte) (block bool, reason string, err error
 		Reason   string `json:"reason"`
 	}
 	if !json.Valid(out) {
-		return false, "", fmt.Errorf("command %q printed malformed JSON: %s", h.cfg.Command[0], clip(out))
+		return false, "", &commandError{hook: h.name, argv: h.cfg.Command, err: fmt.Errorf("printed malformed JSON: %s", clip(out))}
 	}
 	if json.Unmarshal(out, &d) != nil || d.Decision != "block" {
 		return false, "", nil // anything else allows

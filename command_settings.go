@@ -19,6 +19,7 @@ import (
 // CommandHookConfig is one entry of the "hooks" list of a settings file:
 // an external command run at an event (seed 004).
 type CommandHookConfig struct {
+	Name       string   `json:"name,omitempty"` // the hook's name; "": "<event>#<index>"
 	Event      string   `json:"event"`
 	Matcher    string   `json:"matcher,omitempty"`
 	Command    []string `json:"command"`
@@ -33,7 +34,7 @@ type CommandHookConfig struct {
 var settingsKeys = []string{"hooks"}
 
 // commandFields are the fields of an entry, in the order the docs list them.
-var commandFields = []string{"event", "matcher", "command", "timeoutMs", "enabled", "failClosed"}
+var commandFields = []string{"event", "matcher", "command", "timeoutMs", "enabled", "failClosed", "name"}
 
 // maxTimeoutMs is the largest timeoutMs accepted: the largest whose
 // conversion to a time.Duration cannot overflow (about 292 years) and that
@@ -84,6 +85,17 @@ func ParseCommandSettings(data []byte) ([]CommandHookConfig, error) {
 			}
 			return nil, &settingsError{path: path, line: line, msg: err.msg}
 		}
+	}
+	named := map[string]int{}
+	for i, cfg := range out {
+		if cfg.Name == "" {
+			continue
+		}
+		if j, dup := named[cfg.Name]; dup {
+			path := fmt.Sprintf("hooks[%d].name", i)
+			return nil, &settingsError{path: path, line: lines[path], msg: fmt.Sprintf("duplicate name %q (hooks[%d] has it too)", cfg.Name, j)}
+		}
+		named[cfg.Name] = i
 	}
 	return out, nil
 }
@@ -140,7 +152,7 @@ func parseCommandEntry(raw json.RawMessage, cfg *CommandHookConfig) *fieldError 
 			return entryError(k, "unknown field %q; the fields are %s", k, strings.Join(commandFields, ", "))
 		}
 	}
-	targets := map[string]any{"event": &cfg.Event, "matcher": &cfg.Matcher, "command": &cfg.Command,
+	targets := map[string]any{"name": &cfg.Name, "event": &cfg.Event, "matcher": &cfg.Matcher, "command": &cfg.Command,
 		"enabled": &cfg.Enabled, "failClosed": &cfg.FailClosed}
 	for _, k := range keys {
 		var err error
@@ -167,6 +179,8 @@ func checkEntry(cfg *CommandHookConfig) *fieldError {
 		return entryError("command", "empty: it must name the executable and its arguments")
 	case cfg.Command[0] == "":
 		return entryError("command", "the executable (command[0]) is empty")
+	case cfg.Name != "" && strings.TrimSpace(cfg.Name) != cfg.Name:
+		return entryError("name", "%q has spaces around it", cfg.Name)
 	}
 	return nil
 }

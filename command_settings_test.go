@@ -118,7 +118,10 @@ func TestCommandLargeArgumentsReachTheGuardWhole(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var rec recorder
 			argv, saved := guardScript(t, "rm -rf")
-			run := start(t, &rec, commandHooks(t, entry("pre_tool_call", argv...))...)
+			// The largest timeout: 8 MiB through sh and grep under -race on a
+			// busy 2-core machine takes seconds, and this test is about what the
+			// guard sees, not how fast.
+			run := start(t, &rec, commandHooks(t, with(entry("pre_tool_call", argv...), "timeoutMs", 60000))...)
 			// "blob" sorts first: the command comes after it in the JSON text.
 			args := map[string]any{"blob": strings.Repeat("x", size), "command": "rm -rf /", "text": "ran"}
 			res, err := run.CallTool(context.Background(), hooks.ToolCall{Name: "shell", Arguments: args}, echoTool(&rec))
@@ -278,7 +281,7 @@ func TestCommandSettingsRejectWhatDecodingWouldChangeSilently(t *testing.T) {
 		"syntax error":        {"{\"hooks\": [\n{\"event\": \"turn_end\",\n \"command\" [\"x\"]}]}", "hooks: settings: invalid character '[' after object key (line 3)"},
 		"cut file":            {"{\"hooks\": [\n{\"event\":", "hooks: settings: unexpected end of JSON input (line 2)"},
 		"deep nesting":        {`{"hooks": [{"x": ` + strings.Repeat("[", 100) + strings.Repeat("]", 100) + `}]}`, "nested more than 32 levels deep"},
-		"unknown field line":  {"{\"hooks\": [\n{\"event\": \"turn_end\", \"command\": [\"x\"],\n \"Command\": [\"y\"]}]}", "hooks: settings: hooks[0].Command: unknown field \"Command\"; the fields are event, matcher, command, timeoutMs, enabled, failClosed (line 3)"},
+		"unknown field line":  {"{\"hooks\": [\n{\"event\": \"turn_end\", \"command\": [\"x\"],\n \"Command\": [\"y\"]}]}", "hooks: settings: hooks[0].Command: unknown field \"Command\"; the fields are event, matcher, command, timeoutMs, enabled, failClosed, name (line 3)"},
 		"missing field line":  {"{\"hooks\": [\n{\"event\": \"turn_end\", \"command\": [\"x\"]},\n{\"command\": [\"y\"]}]}", "hooks: settings: hooks[1].event: missing; the events are post_tool_call, pre_tool_call, pre_trust_decision, session_end, session_start, turn_end, turn_start (line 3)"},
 		"odd field named":     {`{"hooks": [{"event": "turn_end", "command": ["x"], "time out": 1}]}`, `hooks[0]["time out"]: unknown field`},
 		"empty field named":   {`{"hooks": [{"event": "turn_end", "command": ["x"], "": 1}]}`, `hooks[0][""]: unknown field ""`},

@@ -217,6 +217,22 @@ func toolRefusal(err error) (msg string, ok bool) {
 	return te.Error(), true
 }
 
+// blockedText is what the model reads when a hook's error blocks a call
+// (policy Block): the error's message, or the short form an error of the
+// package's own hook kinds gives (a command's, without its stderr).
+func blockedText(err error) (text string) {
+	defer func() {
+		if recover() != nil { // a hostile Unwrap or As
+			text = err.Error() // sanitized: it does not panic
+		}
+	}()
+	var short interface{ blocked() string }
+	if errors.As(err, &short) {
+		return short.blocked()
+	}
+	return err.Error()
+}
+
 // sanitize returns err, or, when its Error method panics, an error that
 // says so: what a hook returns is read again by diagnostics, traces and
 // the host, none of which may crash on it.
@@ -288,6 +304,12 @@ type Diagnostic struct {
 
 // String names the hook, the point (unless at load time) and the cause.
 func (d Diagnostic) String() string {
+	switch {
+	case d.Hook == "" && d.Point == "": // about no hook: an agent file, say
+		return fmt.Sprint(d.Err)
+	case d.Hook == "":
+		return fmt.Sprintf("at %s: %v", d.Point, d.Err)
+	}
 	if d.Point == "" {
 		return fmt.Sprintf("hook %q: %v", d.Hook, d.Err)
 	}

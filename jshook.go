@@ -19,23 +19,30 @@ import (
 // Runtimes are prepared ahead (module evaluated, ctx built) off the hot
 // path; a call that finds none ready prepares its own.
 type jsHook struct {
-	name    string
-	timeout time.Duration        // 0: none, per the seed
-	prog    *jsrt.Program        // nil: a broken hook, handling nothing
-	exports [len(allPoints)]bool // by pointIndex
-	ready   jsPool
-	filling atomic.Bool
-	lastEnd atomic.Int64   // when the last call ended, as time.Since(epoch)
-	dry     atomic.Bool    // calls came back to back and found no runtime ready
-	refills sync.WaitGroup // running refills (benchmarks wait on it)
+	name        string
+	timeout     time.Duration        // 0: none, per the seed
+	evalTimeout time.Duration        // bounds preparing a runtime ahead (evalTimeout when loaded)
+	prog        *jsrt.Program        // nil: a broken hook, handling nothing
+	exports     [len(allPoints)]bool // by pointIndex
+	ready       jsPool
+	filling     atomic.Bool
+	lastEnd     atomic.Int64   // when the last call ended, as time.Since(epoch)
+	dry         atomic.Bool    // calls came back to back and found no runtime ready
+	refills     sync.WaitGroup // running refills (benchmarks wait on it)
 }
 
 func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report func(error)) *jsHook {
-	h := &jsHook{name: name, timeout: timeout}
+	h := &jsHook{name: name, timeout: timeout, evalTimeout: evalTimeout}
 	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 	defer cancel()
 	in, err := prepareJS(ctx, prog, true)
-	if err != nil {
+	var broken *jsrt.BrokenFileError
+	switch {
+	case errors.As(err, &broken):
+		// A required file did not compile: CompileDir reported it, with
+		// its line; the hook handles nothing.
+		return h
+	case err != nil:
 		report(err)
 		return h
 	}

@@ -223,3 +223,30 @@ func TestAFolderOfManyFilesStillLoadsItsIndex(t *testing.T) {
 	require.Len(t, texts, 2)
 	assert.Contains(t, texts[1], `require("./z_late.js") in `+filepath.Join(dir, "index.js")+`: not loaded: the hook's folder has more than 512 files`)
 }
+
+// TestABrokenRequiredFileIsReportedOnce: a syntax error in a file that
+// index.js requires is one diagnostic, with the file's line, and no stack
+// names the library's Go code.
+func TestABrokenRequiredFileIsReportedOnce(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "req")
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "lib"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "index.js"), []byte(`require("./lib/bad"); exports.afterRun = () => {}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "lib", "bad.js"), []byte("function (\n}"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "lazy.js"), []byte(`module.exports = 1`), 0o644))
+	var rec recorder
+	h, err := (&hooks.Loader{Dir: filepath.Dir(dir), Diagnostics: rec.diagnose}).Load("req")
+	require.NoError(t, err)
+	texts := diagTexts(rec.diagnostics())
+	require.Len(t, texts, 1, "%q", texts)
+	assert.Contains(t, texts[0], filepath.Join(dir, "lib", "bad.js")+":1:")
+	assert.False(t, h.(hooks.PointHandler).Handles(hooks.AfterRun))
+
+	lazy, err := hooks.CompileJS("lazy", `exports.beforeToolExecute = (ctx) => { ctx.http.request({}) }`, nil)
+	require.NoError(t, err)
+	run := start(t, &rec, lazy)
+	_, err = run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x"})
+	require.NoError(t, err)
+	all := diagTexts(rec.diagnostics())
+	require.Len(t, all, 2)
+	assert.NotContains(t, all[1], "github.com/", "no Go symbol in a JavaScript stack")
+}

@@ -103,7 +103,7 @@ func (h *jsHook) refill() {
 	go func() {
 		defer h.refills.Done()
 		defer h.filling.Store(false)
-		ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
+		ctx, cancel := context.WithTimeout(context.Background(), h.evalTimeout)
 		defer cancel()
 		// At most the pool's share, and not once calls run it dry: a refill
 		// that chased back-to-back calls would only compete with them.

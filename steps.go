@@ -224,7 +224,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 				if e.policy != Block {
 					continue
 				}
-				r.refuse(step, e.index, "Tool call blocked: "+err.Error())
+				r.refuse(step, e.index, "Tool call blocked: "+blockedText(err))
 			}
 			step.Call = call
 			return nil

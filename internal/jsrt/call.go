@@ -78,6 +78,10 @@ func Error(err error) error {
 	case errors.As(err, &overflow):
 		return fmt.Errorf("stack overflow: more than %d nested calls%s", MaxCallStack, at(overflow.Stack()))
 	case errors.As(err, &ex):
+		var broken *BrokenFileError
+		if errors.As(ex, &broken) { // the file's own message, not "GoError: …"
+			return &ScriptError{Message: broken.Error(), Stack: stack(ex.Stack()), cause: ex}
+		}
 		return &ScriptError{Message: Describe(ex.Value()), Stack: stack(ex.Stack()), cause: ex}
 	}
 	return err
@@ -138,18 +142,30 @@ func safeGet(o *goja.Object, key string) (v goja.Value) {
 }
 
 func at(frames []goja.StackFrame) string {
-	if len(frames) == 0 {
-		return ""
+	for i := range frames {
+		if !goFrame(&frames[i]) {
+			return " at " + frame(&frames[i])
+		}
 	}
-	return " at " + frame(&frames[0])
+	return ""
 }
 
 func stack(frames []goja.StackFrame) string {
-	lines := make([]string, len(frames))
+	lines := make([]string, 0, len(frames))
 	for i := range frames {
-		lines[i] = "    at " + frame(&frames[i])
+		if !goFrame(&frames[i]) {
+			lines = append(lines, "    at "+frame(&frames[i]))
+		}
 	}
 	return strings.Join(lines, "\n")
+}
+
+// goFrame reports whether f is a function of the library's own Go code
+// (require, ctx's methods), which goja names by its Go symbol: a hook's
+// author has no use for it in a JavaScript stack. Built-ins keep their
+// JavaScript names ("parse (native)").
+func goFrame(f *goja.StackFrame) bool {
+	return f.Position().Filename == "" && strings.ContainsAny(f.FuncName(), "/.")
 }
 
 // frame writes one stack frame: "name (file:line:column)".

@@ -223,6 +223,16 @@ func inside(dir, p string) bool {
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
 }
 
+// BrokenFileError is what requiring a file that did not compile throws:
+// its syntax error, which CompileDir already reported at load.
+type BrokenFileError struct{ err error }
+
+// Error is the file's syntax error.
+func (e *BrokenFileError) Error() string { return e.err.Error() }
+
+// Unwrap returns the syntax error.
+func (e *BrokenFileError) Unwrap() error { return e.err }
+
 // MainError is the error of the main file, when it did not compile.
 func (p *Program) MainError() error {
 	if u := p.files[Main]; u != nil {
@@ -259,7 +269,7 @@ func (m *modules) require(key string) goja.Value {
 	}
 	u := m.prog.files[key]
 	if u.err != nil {
-		panic(m.rt.NewGoError(u.err))
+		panic(m.rt.NewGoError(&BrokenFileError{err: u.err}))
 	}
 	if u.prog == nil { // JSON
 		v, err := ToJS(m.ctx, m.rt, u.data, nil)
