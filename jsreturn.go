@@ -19,8 +19,8 @@ import (
 var returnFields = map[Point][]string{
 	BeforeRun:           {"state"},
 	AfterRun:            {"state"},
-	BeforeModelRequest:  {"system", "respond", "end", "messages", "state"},
-	AfterModelResponse:  {"text", "end", "continue", "state"},
+	BeforeModelRequest:  {"system", "respond", "end", "output", "messages", "state"},
+	AfterModelResponse:  {"text", "end", "output", "continue", "state"},
 	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result", "state"},
 	AfterToolExecute:    {"text", "isError", "value", "state"},
 	BeforeTrustDecision: {"approve", "state"},
@@ -137,8 +137,18 @@ func (r *returned) done(parts ...*returned) error {
 	return r.err
 }
 
-// end reads {output}.
+// end reads end: {output}, or seed 002's end: true beside output.
 func (r *returned) end(k string) (*End, *returned) {
+	if b, ok := r.field(k).(bool); ok {
+		if !b {
+			return nil, nil
+		}
+		out := r.str("output")
+		if out == nil {
+			return &End{}, nil
+		}
+		return &End{Output: *out}, nil
+	}
 	o := r.object(k)
 	if o == nil {
 		return nil, nil

@@ -73,3 +73,16 @@ func TestAThrowingJSHandlerIsANoticeToo(t *testing.T) {
 	assert.Equal(t, hooks.Notice{Title: "hook thrower failed at afterToolExecute", Body: "Error: disk full"}, notices[0])
 	require.Len(t, rec.diagnostics(), 1)
 }
+
+// TestSeed002EndShape: seed 002's {end: true, output} ends the run, like
+// {end: {output}}.
+func TestSeed002EndShape(t *testing.T) {
+	var rec recorder
+	run := start(t, &rec, js(t, "budget", `
+		exports.beforeModelRequest = (ctx) => ({ end: true, output: "Stopped after 10 model calls." });`))
+	step, err := run.BeforeModelRequest(bg, hooks.ModelRequest{})
+	require.NoError(t, err)
+	require.NotNil(t, step.End)
+	assert.Equal(t, "Stopped after 10 model calls.", step.End.Output)
+	assert.Empty(t, rec.diagnostics())
+}
