@@ -82,7 +82,8 @@
 // for it, before any hook rewrote its arguments, so that an after-hook
 // can log or judge both what was asked and what ran.
 //
-// State is what the hook's BeforeRun returned; Memo(key, fn) runs fn once
+// State is what the hook's BeforeRun returned, or SetState set last (any
+// point may change it; the last writer wins); Memo(key, fn) runs fn once
 // per run, hook and key (concurrent callers of a key wait for the first,
 // and share its error; an error is not kept). Run.Snapshot saves the run's
 // id, states, memo results and model-call count as versioned JSON, and
@@ -129,13 +130,19 @@
 // trust {path, decision, isNew}.
 // request.messages and response.toolCalls are frozen: changing them has no
 // effect (an assignment is ignored, or throws in strict mode; push throws),
-// and a returned messages is ignored with a diagnostic. It returns nothing (no opinion) or an object
-// with the fields of the point's patch: {allow, reason, arguments, result},
-// {system, respond, end: {output}}, {text, end, continue}, {text, isError,
-// value}, {approve} or, from beforeRun, {state}; undefined and null keep. Returned
-// values pass through JSON.stringify and encoding/json: numbers come back
-// as float64 (an integer 3 is float64(3)), objects as map[string]any, and
-// field names match without regard to case. An async export, or one that
+// and a returned messages is ignored with a diagnostic. It returns nothing
+// (no opinion) or an object with the fields of the point's patch: {allow,
+// reason, arguments, result} (or seed 003's {block: reason}), {system,
+// respond, end: {output}}, {text, end, continue} (end: true beside output
+// is seed 002's shape), {text, isError, value}, {approve}, and from any
+// export {state}, the hook's new run state; undefined and null keep. Field
+// names match exactly, as in JavaScript; a field the point does not have
+// is a diagnostic naming it and the valid ones. Returned values are read
+// as JSON.stringify would write them (toJSON is honoured; functions and
+// symbols are left out): numbers come back as float64 (an integer 3 is
+// float64(3)), objects as map[string]any; a cycle, a value deeper than 1000
+// levels or larger than 2^20 values is the hook's error. Date.now() and
+// new Date() read Host.System.Clock. An async export, or one that
 // returns a Promise, is awaited; there are no timers or I/O in the runtime,
 // so a Promise still pending once nothing is left to run is an error that
 // says so.
@@ -151,8 +158,8 @@
 // are the capabilities of the Go Context.
 //
 // JavaScript hooks default to policy Report: a throw is a diagnostic with
-// the JavaScript stack (file:line:column), and the hook counts as having no
-// opinion. Cancelling the call's context interrupts the running hook, even
+// the JavaScript stack (file:line:column), and a notice (seed 000), and the
+// hook counts as having no opinion. Cancelling the call's context interrupts the running hook, even
 // in an endless loop; a recursion deeper than 4096 calls is an error, not a
 // crash. There is no timeout but the context's, unless Loader.Timeout sets
 // one.
