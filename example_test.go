@@ -249,7 +249,9 @@ func ExampleContext_SetState() {
 		panic(err)
 	}
 	defer run.End(ctx, hooks.RunEnd{})
-	tool := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "ok"}, nil }
+	tool := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: "ok"}, nil
+	}
 	for range 3 {
 		if _, err := run.CallTool(ctx, hooks.ToolCall{Name: "read"}, tool); err != nil {
 			panic(err)
