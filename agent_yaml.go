@@ -3,15 +3,11 @@ package hooks
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strings"
 
 	"gopkg.in/yaml.v3"
 )
-
-// maxRescanLines bounds the front matters whose YAML errors yamlError
-// locates by parsing prefixes (a quadratic cost, on error only). Longer ones
-// keep yaml.v3's own line, which may be one off.
-const maxRescanLines = 500
 
 // yamlPrefix is what yaml.v3 puts before the problem: "yaml: line N: ".
 var yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
@@ -26,29 +22,30 @@ var yamlPrefix = regexp.MustCompile(`^yaml: (line \d+: )?`)
 // have none. So the line taken is the first line of the file by which the
 // YAML fails with this very error, line number included: the lines up to it
 // fail the same way, fewer do not. The whole text always does, so a line is
-// always found.
+// always found. The line is found by bisection over the lines, so an
+// error costs a few parses, not one a line: a text that fails by line L
+// fails by every later line, with the same error.
 func yamlError(padded string, err error) error {
 	msg := err.Error()
 	problem := yamlPrefix.ReplaceAllString(msg, "")
-	if strings.Count(padded, "\n") > maxRescanLines {
-		return fmt.Errorf("agent: %s", strings.TrimPrefix(msg, "yaml: "))
-	}
-	line := 0
-	for end := 0; end < len(padded); {
-		next := strings.IndexByte(padded[end:], '\n')
-		if next < 0 {
-			end = len(padded)
-		} else {
-			end += next + 1
+	var ends []int // where each line of padded ends (after its newline)
+	for i := 0; i < len(padded); i++ {
+		if padded[i] == '\n' {
+			ends = append(ends, i+1)
 		}
-		line++
-		if strings.TrimSpace(padded[:end]) == "" {
-			continue // the blank lines above the front matter parse
+	}
+	if len(ends) == 0 || ends[len(ends)-1] != len(padded) {
+		ends = append(ends, len(padded))
+	}
+	failsBy := func(i int) bool {
+		prefix := padded[:ends[i]]
+		if strings.TrimSpace(prefix) == "" {
+			return false // the blank lines above the front matter parse
 		}
 		var probe yaml.Node
-		if perr := yaml.Unmarshal([]byte(padded[:end]), &probe); perr != nil && perr.Error() == msg {
-			break
-		}
+		perr := yaml.Unmarshal([]byte(prefix), &probe)
+		return perr != nil && perr.Error() == msg
 	}
-	return fmt.Errorf("agent: line %d: %s", line, problem)
+	line := sort.Search(len(ends)-1, failsBy) // the whole text fails: len(ends)-1 is the answer at worst
+	return fmt.Errorf("agent: line %d: %s", line+1, problem)
 }

@@ -225,6 +225,9 @@ func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, e
 	if doc.RunID == "" {
 		return nil, fmt.Errorf("hooks: corrupt run snapshot: no runId")
 	}
+	if doc.ModelCalls < 0 {
+		return nil, fmt.Errorf("hooks: corrupt run snapshot: modelCalls is %d", doc.ModelCalls)
+	}
 	r := c.newRun(host, doc.RunID, doc.Input)
 	r.modelCalls.Store(doc.ModelCalls)
 	for i, name := range c.names {

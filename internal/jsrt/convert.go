@@ -115,7 +115,7 @@ func (c *converter) value(v any, viaJSON bool, depth int) (goja.Value, error) {
 	case map[string]string:
 		o := c.rt.NewObject()
 		for _, k := range sortedKeys(v) {
-			_ = o.Set(k, v[k])
+			define(o, k, c.rt.ToValue(v[k]))
 		}
 		return c.done(o)
 	case []any:
@@ -168,9 +168,17 @@ func (c *converter) object(m map[string]any, viaJSON bool, depth int) (goja.Valu
 		if err != nil {
 			return nil, within(err, keySeg(k))
 		}
-		_ = o.Set(k, ev)
+		define(o, k, ev)
 	}
 	return c.done(o)
+}
+
+// define gives o the own property k. Not Set: Set("__proto__", v) would
+// run JavaScript's __proto__ setter and make v o's prototype, so that a
+// hook would see a call without that key (and with v's keys inherited)
+// while the tool gets the call with it.
+func define(o *goja.Object, k string, v goja.Value) {
+	_ = o.DefineDataProperty(k, v, goja.FLAG_TRUE, goja.FLAG_TRUE, goja.FLAG_TRUE)
 }
 
 func (c *converter) array(s []any, viaJSON bool, depth int) (goja.Value, error) {
