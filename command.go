@@ -56,7 +56,9 @@ var commandEvents = map[string]Point{
 // up in PATH when it has no slash), in Host.Workdir, with the run's
 // environment (Host.Env, or the process environment), in a process group
 // of its own that is killed at the timeout (timeoutMs, default 5000, at
-// most 60000) or when the call is cancelled. It reads one JSON envelope on
+// most 60000), when the call is cancelled, and when the command exits: on
+// Linux, whatever it started is found and killed before the call returns,
+// even if it left the group (see the README's guarantees). It reads one JSON envelope on
 // stdin: {event, cwd, sessionId, timestamp (ms), subject}, plus toolName
 // and arguments (the arguments as JSON text) for tool events, result
 // ({text, isError}) for post_tool_call, and path, decision and isNew for

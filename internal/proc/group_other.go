@@ -4,6 +4,11 @@ package proc
 
 import "os/exec"
 
-// ownGroup kills only the process itself where there are no process
-// groups; WaitDelay still bounds the wait for its children's output.
+// ownGroup does nothing where there are no process groups.
 func ownGroup(cmd *exec.Cmd) {}
+
+// killNow kills the command's own process: where there are no process
+// groups, its children are not reached.
+func killNow(cmd *exec.Cmd) {
+	_ = cmd.Process.Kill()
+}

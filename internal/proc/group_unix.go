@@ -7,11 +7,14 @@ import (
 	"syscall"
 )
 
-// ownGroup starts cmd in a process group of its own, and makes the kill
-// (timeout, cancellation) kill the whole group.
+// ownGroup starts cmd in a process group of its own, which killNow and
+// the sweep kill as a whole: a kill of a group reaches the children that
+// a fork in progress is adding to it too.
 func ownGroup(cmd *exec.Cmd) {
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error {
-		return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
-	}
+}
+
+// killNow kills the command's process group.
+func killNow(cmd *exec.Cmd) {
+	_ = syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
 }

@@ -1,16 +1,12 @@
-// Package proc runs a command hook's process: argv without a shell, in its
-// own process group, with a bounded output and a deadline, and nothing left
-// running afterwards.
 package proc
 
 import (
-	"bytes"
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"os/exec"
 	"strings"
-	"sync"
 	"time"
 )
 
@@ -18,7 +14,7 @@ import (
 type Command struct {
 	Argv    []string // Argv[0] is the executable, looked up in PATH when it has no slash
 	Dir     string   // "": the current folder
-	Env     []string // "KEY=value"; nil: none
+	Env     []string // "KEY=value"; nil: none (Run adds its marker either way)
 	Stdin   []byte
 	Timeout time.Duration // > 0
 	MaxOut  int           // bytes of stdout allowed; more is an error
@@ -30,95 +26,101 @@ var ErrTimeout = errors.New("timed out")
 // ErrOutputTooLarge is the error of a command whose stdout passed MaxOut.
 var ErrOutputTooLarge = errors.New("output too large")
 
+// ErrEscaped is the error of a run that left something behind: a process
+// the command started still holds its output, or did not die when killed.
+// Run reports it rather than wait for it.
+var ErrEscaped = errors.New("a process the command started outlived it")
+
 // maxStderr is how much of stderr is kept, to explain a failure.
 const maxStderr = 2 << 10
 
-// waitDelay bounds the wait for the output pipes once the process group is
-// killed (a process that left the group may hold them).
-const waitDelay = time.Second
+// drainGrace bounds the wait for the output pipes to close once every
+// process Run can kill is dead. Dead processes hold no pipe, so the grace
+// is spent only when something Run cannot kill (an escaped process)
+// holds them (or, where that cannot be known, when the readers are slow
+// to be scheduled); it lets the output already written be read.
+const drainGrace = 500 * time.Millisecond
 
 // Run runs c and returns its stdout. At the timeout, when ctx is cancelled,
-// or when stdout passes MaxOut, the whole process group is killed (so a
-// child the command started dies with it) and Run returns once the group's
-// output has closed. The error names what happened: ErrTimeout, ctx's
-// error, ErrOutputTooLarge, a start failure, or a non-zero exit (with the
-// end of stderr).
+// or when stdout passes MaxOut, the command is killed with everything it
+// started (see the package doc for what that means per platform); when it
+// exits by itself, what it started is killed too. Run returns once that is
+// done, without waiting for output pipes that only an escaped process
+// holds. The error names what happened: ErrTimeout, ctx's error,
+// ErrOutputTooLarge, a start failure, a non-zero exit (with the end of
+// stderr), or ErrEscaped.
 func Run(ctx context.Context, c Command) ([]byte, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
 		return nil, errors.New("no command")
 	}
 	runCtx, cancel := context.WithTimeoutCause(ctx, c.Timeout, ErrTimeout)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, c.Argv[0], c.Argv[1:]...)
-	cmd.Dir, cmd.Env = c.Dir, c.Env
-	if cmd.Env == nil {
-		cmd.Env = []string{}
-	}
-	cmd.Stdin = bytes.NewReader(c.Stdin)
-	stdout := &capped{max: c.MaxOut, over: cancel}
-	stderr := &capped{max: maxStderr, keepTail: true}
-	cmd.Stdout, cmd.Stderr = stdout, stderr
+	token := rand.Text()
+	cmd := exec.Command(c.Argv[0], c.Argv[1:]...)
+	cmd.Dir, cmd.Env = c.Dir, markEnv(c.Env, token)
 	ownGroup(cmd)
-	cmd.WaitDelay = waitDelay
-	err := cmd.Run()
-	out := stdout.bytes()
+	p, err := openPipes(cmd)
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		p.abort()
+		return nil, err
+	}
+	started := time.Now()
+	p.serve(c.Stdin, c.MaxOut)
+	end := awaitExit(cmd)
+	killed := false
+	select {
+	case <-end.done:
+	case <-runCtx.Done():
+		killed = true
+	case <-p.overflow:
+		killed = true
+	}
+	if killed {
+		killNow(cmd)
+		<-end.done
+	}
+	stuck := sweep(cmd, token, started)
+	waitErr := end.reap()
+	held := p.finish()
+	return outcome(ctx, runCtx, c, result{killed: killed, wait: waitErr, stuck: stuck, held: held}, p)
+}
+
+// result is what Run saw of the end of a command.
+type result struct {
+	killed bool  // Run killed it (timeout, cancellation, overflow)
+	wait   error // exec's Wait
+	stuck  bool  // a process of the run did not die when killed
+	held   bool  // the output pipes stayed open after the sweep
+}
+
+// outcome turns the end of a command into Run's results.
+func outcome(ctx, runCtx context.Context, c Command, r result, p *pipes) ([]byte, error) {
+	var escaped error
 	switch {
-	case stdout.overflowed():
+	case r.stuck:
+		escaped = fmt.Errorf("%w: it did not die when killed", ErrEscaped)
+	case r.held:
+		escaped = fmt.Errorf("%w: it still holds the command's output", ErrEscaped)
+	}
+	switch {
+	case p.over:
 		return nil, fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, c.MaxOut)
 	case ctx.Err() != nil:
 		return nil, fmt.Errorf("killed: %w", ctx.Err())
-	case errors.Is(context.Cause(runCtx), ErrTimeout):
-		return nil, fmt.Errorf("%w after %s: killed with its process group", ErrTimeout, c.Timeout)
-	case err != nil:
+	case r.killed && errors.Is(context.Cause(runCtx), ErrTimeout):
+		return nil, fmt.Errorf("%w after %s: killed with what it started", ErrTimeout, c.Timeout)
+	case r.wait != nil:
 		var exit *exec.ExitError
-		if errors.As(err, &exit) {
-			if tail := strings.TrimSpace(string(stderr.bytes())); tail != "" {
-				return out, fmt.Errorf("%s: %s", exit, tail)
-			}
-			return out, errors.New(exit.String())
+		if !errors.As(r.wait, &exit) {
+			return p.out, r.wait
 		}
-		return out, err
-	}
-	return out, nil
-}
-
-// capped is a writer that keeps at most max bytes: the head (stdout) or the
-// tail (stderr). Past max, it calls over once.
-type capped struct {
-	mu       sync.Mutex
-	buf      []byte
-	max      int
-	keepTail bool
-	over     func()
-	dropped  bool
-}
-
-func (w *capped) Write(p []byte) (int, error) {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	w.buf = append(w.buf, p...)
-	if len(w.buf) > w.max {
-		if w.keepTail {
-			w.buf = append(w.buf[:0], w.buf[len(w.buf)-w.max:]...)
-		} else {
-			w.buf = w.buf[:w.max]
-			if !w.dropped && w.over != nil {
-				w.over()
-			}
+		if tail := strings.TrimSpace(string(p.errTail)); tail != "" {
+			return p.out, fmt.Errorf("%w: %s", exit, tail) // errors.As finds the exit
 		}
-		w.dropped = true
+		return p.out, exit
 	}
-	return len(p), nil
-}
-
-func (w *capped) bytes() []byte {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.buf
-}
-
-func (w *capped) overflowed() bool {
-	w.mu.Lock()
-	defer w.mu.Unlock()
-	return w.dropped && !w.keepTail
+	return p.out, escaped
 }
