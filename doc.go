@@ -159,10 +159,12 @@
 //
 // JavaScript hooks default to policy Report: a throw is a diagnostic with
 // the JavaScript stack (file:line:column), and a notice (seed 000), and the
-// hook counts as having no opinion. Cancelling the call's context interrupts the running hook, even
-// in an endless loop; a recursion deeper than 4096 calls is an error, not a
-// crash. There is no timeout but the context's, unless Loader.Timeout sets
-// one.
+// hook counts as having no opinion. Cancelling the call's context
+// interrupts the running hook, even in an endless loop; a recursion deeper
+// than 4096 calls, or 2000 levels of a built-in that recurses in Go
+// (nested arrays, JSON, yield*), is an error, not a crash (the README lists
+// the goja paths not bounded yet). There is no timeout but the context's,
+// unless Loader.Timeout sets one.
 //
 // # Command hooks and trust
 //
