@@ -84,44 +84,31 @@ func (r *returned) wrong(k, want string, v any) {
 	r.err = fmt.Errorf("returned %s%s: %s; want %s", r.path, k, clipJSON(v), want)
 }
 
-func (r *returned) str(k string) *string {
+// typed returns field k of r when it is a T, nil when absent; of another
+// type it keeps an error saying what was wanted.
+func typed[T any](r *returned, k, want string) *T {
 	v := r.field(k)
 	if v == nil {
 		return nil
 	}
-	s, ok := v.(string)
+	t, ok := v.(T)
 	if !ok {
-		r.wrong(k, "a string", v)
+		r.wrong(k, want, v)
 		return nil
 	}
-	return &s
+	return &t
 }
 
-func (r *returned) boolean(k string) *bool {
-	v := r.field(k)
-	if v == nil {
-		return nil
-	}
-	b, ok := v.(bool)
-	if !ok {
-		r.wrong(k, "true or false", v)
-		return nil
-	}
-	return &b
-}
+func (r *returned) str(k string) *string   { return typed[string](r, k, "a string") }
+func (r *returned) boolean(k string) *bool { return typed[bool](r, k, "true or false") }
 
 // object returns the object field k, read the same way, or nil.
 func (r *returned) object(k string) *returned {
-	v := r.field(k)
-	if v == nil {
+	m := typed[map[string]any](r, k, "an object")
+	if m == nil {
 		return nil
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		r.wrong(k, "an object", v)
-		return nil
-	}
-	return &returned{m: m, path: r.path + k + "."}
+	return &returned{m: *m, path: r.path + k + "."}
 }
 
 // done returns the first error met reading r or any object read from it.
@@ -221,16 +208,10 @@ func (r *returned) response(k string) (*ModelResponse, *returned) {
 
 // arguments reads a tool call's arguments object.
 func (r *returned) arguments(k string) map[string]any {
-	v := r.field(k)
-	if v == nil {
-		return nil
+	if m := typed[map[string]any](r, k, "an object"); m != nil {
+		return *m
 	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		r.wrong(k, "an object", v)
-		return nil
-	}
-	return m
+	return nil
 }
 
 // clipJSON writes v as JSON for a message, cut at 200 bytes.
