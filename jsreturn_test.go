@@ -86,3 +86,16 @@ func TestSeed002EndShape(t *testing.T) {
 	assert.Equal(t, "Stopped after 10 model calls.", step.End.Output)
 	assert.Empty(t, rec.diagnostics())
 }
+
+// TestJSErrorsShowNoGoStructs: goja's message for an object without a
+// primitive value printed the Go struct behind it.
+func TestJSErrorsShowNoGoStructs(t *testing.T) {
+	var rec recorder
+	run := start(t, &rec, js(t, "prim", `exports.beforeToolExecute = () => { "" + Object.create(null) }`))
+	_, err := run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x"})
+	require.NoError(t, err)
+	msgs := diagTexts(rec.diagnostics())
+	require.Len(t, msgs, 1)
+	assert.Contains(t, msgs[0], "TypeError: Cannot convert object to primitive value")
+	assert.NotContains(t, msgs[0], "0xc")
+}

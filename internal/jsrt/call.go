@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"regexp"
 	"strings"
 
 	"github.com/dop251/goja"
@@ -82,7 +83,7 @@ func Error(err error) error {
 		if errors.As(ex, &broken) { // the file's own message, not "GoError: …"
 			return &ScriptError{Message: broken.Error(), Stack: stack(ex.Stack()), cause: ex}
 		}
-		return &ScriptError{Message: Describe(ex.Value()), Stack: stack(ex.Stack()), cause: ex}
+		return &ScriptError{Message: readable(Describe(ex.Value())), Stack: stack(ex.Stack()), cause: ex}
 	}
 	return err
 }
@@ -129,6 +130,19 @@ func Describe(v goja.Value) (text string) {
 		}
 	}()
 	return v.String()
+}
+
+// goDump is goja's message for an object that has no primitive value,
+// which prints the Go struct behind it ("Could not convert &{Object 0xc…}
+// to primitive"): a hook's author reads V8's words instead.
+var goDump = regexp.MustCompile(`Could not convert &\{.*\}( \(\*goja\.[A-Za-z]+\))? to primitive`)
+
+// readable is a thrown value's text with goja's Go dumps replaced.
+func readable(text string) string {
+	if !strings.Contains(text, "Could not convert &{") {
+		return text
+	}
+	return goDump.ReplaceAllString(text, "Cannot convert object to primitive value")
 }
 
 // safeGet reads o[key], or nil when the read throws or is interrupted.
