@@ -287,10 +287,15 @@ func (e *PanicError) Unwrap() error {
 	return err
 }
 
-// recoverPanic, deferred directly, turns a panic into a *PanicError in *err.
+// recoverPanic, deferred directly around a hook's call, turns a panic into
+// a *PanicError in *err, and an error whose Error method panics into one
+// that says so (sanitize): every hook call goes through it, so no error a
+// hook returns reaches the chain unchecked.
 func recoverPanic(err *error) {
 	if v := recover(); v != nil {
 		*err = &PanicError{Value: v, Stack: debug.Stack()}
+	} else if *err != nil {
+		*err = sanitize(*err)
 	}
 }
 

@@ -213,16 +213,10 @@ func (r *Run) release(c *Context) {
 
 func callBeforeRun(h BeforeRunHook, c *Context, s RunStart) (p *RunPatch, err error) {
 	defer recoverPanic(&err)
-	if p, err = h.BeforeRun(c, s); err != nil {
-		err = sanitize(err)
-	}
-	return p, err
+	return h.BeforeRun(c, s)
 }
 
 func callAfterRun(h AfterRunHook, c *Context, e RunEnd) (err error) {
 	defer recoverPanic(&err)
-	if err = h.AfterRun(c, e); err != nil {
-		err = sanitize(err)
-	}
-	return err
+	return h.AfterRun(c, e)
 }

@@ -389,9 +389,6 @@ func nextBeforeModel(hs []entry[BeforeModelRequestHook], c *Context, req ModelRe
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
 		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil || one {
-			if err != nil {
-				err = sanitize(err)
-			}
 			return at, p, err
 		}
 	}
@@ -406,9 +403,6 @@ func nextAfterModel(hs []entry[AfterModelResponseHook], c *Context, resp ModelRe
 		}
 		c.hook = hs[at].index
 		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil || one {
-			if err != nil {
-				err = sanitize(err)
-			}
 			return at, p, err
 		}
 	}
@@ -420,9 +414,6 @@ func nextBeforeTool(hs []entry[BeforeToolExecuteHook], c *Context, call ToolCall
 	for at = i; at < len(hs); at++ {
 		c.hook = hs[at].index
 		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil || one {
-			if err != nil {
-				err = sanitize(err)
-			}
 			return at, p, err
 		}
 	}
@@ -437,9 +428,6 @@ func nextAfterTool(hs []entry[AfterToolExecuteHook], c *Context, call ToolCall, 
 		}
 		c.hook = hs[at].index
 		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil || one {
-			if err != nil {
-				err = sanitize(err)
-			}
 			return at, p, err
 		}
 	}

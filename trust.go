@@ -102,16 +102,10 @@ type trustDenier interface {
 
 func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *TrustPatch, err error) {
 	defer recoverPanic(&err)
-	if p, err = h.BeforeTrustDecision(c, req); err != nil {
-		err = sanitize(err)
-	}
-	return p, err
+	return h.BeforeTrustDecision(c, req)
 }
 
 func callDenyTrust(h trustDenier, c *Context, req TrustRequest) (deny bool, err error) {
 	defer recoverPanic(&err)
-	if deny, err = h.denyTrust(c, req); err != nil {
-		err = sanitize(err)
-	}
-	return deny, err
+	return h.denyTrust(c, req)
 }
