@@ -53,12 +53,13 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 	})
 	if err != nil { // a getter or a Proxy trap of module.exports threw, or looped
 		report(fmt.Errorf("reading module.exports: %w", err))
-		return &jsHook{name: name, timeout: timeout}
+		h.exports = [len(allPoints)]bool{} // what was read before it handles nothing
+		return h
 	}
 	for _, p := range problems {
 		report(p)
 	}
-	if in.exports == nil {
+	if in.exportsKind != "an object" {
 		return h
 	}
 	h.prog = prog
@@ -71,7 +72,6 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 // Proxy traps), so it runs inside jsrt.Guard.
 func (h *jsHook) readExports(in *jsInstance) (problems []error) {
 	if in.exportsKind != "an object" {
-		in.exports = nil
 		return []error{fmt.Errorf("module.exports is %s; want an object of functions named after points (%s)", in.exportsKind, validPoints)}
 	}
 	for _, key := range in.exports.Keys() {
