@@ -118,10 +118,11 @@ type Context struct {
 	Files   Files
 	System  System
 
-	run     *Run
-	hook    int      // index of the running hook in the chain's list; -1: none
-	call    ToolCall // in tool points: the call as the model asked for it
-	hasCall bool
+	run       *Run
+	hook      int      // index of the running hook in the chain's list; -1: none
+	call      ToolCall // in tool points: the call as the model asked for it
+	hasCall   bool
+	rewritten bool // in tool points: a hook replaced the call's arguments
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).
@@ -178,6 +179,13 @@ func (c *Context) SetState(v any) {
 // before any hook rewrote its arguments; ok is false in other points.
 func (c *Context) OriginalCall() (call ToolCall, ok bool) {
 	return c.call, c.hasCall
+}
+
+// Rewritten reports, in tool points and in a ToolFunc, whether a hook
+// replaced the call's arguments (in BeforeToolExecute: a hook before this
+// one). OriginalCall gives the arguments the model sent.
+func (c *Context) Rewritten() bool {
+	return c.rewritten
 }
 
 // Memo runs fn once per run, hook and key, and returns its result ever

@@ -56,12 +56,6 @@ var validPoints = func() string {
 	return strings.Join(names, ", ")
 }()
 
-// Message is one message of the conversation.
-type Message struct {
-	Role string `json:"role"`
-	Text string `json:"text"`
-}
-
 // ToolCall is a call the model asked for.
 type ToolCall struct {
 	ID        string         `json:"id"`

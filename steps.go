@@ -35,6 +35,13 @@ type ToolStep struct {
 	origArgs  map[string]any // the arguments as the model asked for them
 }
 
+// Rewritten reports whether a hook replaced the call's arguments: Call's
+// are the hooks', not the model's. A host holding the model's raw JSON
+// arguments re-encodes them only then, so that numbers past float64's
+// precision reach the tool as the model wrote them unless a hook changed
+// them.
+func (s *ToolStep) Rewritten() bool { return s.rewritten }
+
 // original returns the call as the model asked for it.
 func (s *ToolStep) original() ToolCall {
 	call := s.Call
@@ -45,9 +52,19 @@ func (s *ToolStep) original() ToolCall {
 }
 
 // ToolFunc runs a tool. c carries the run's capabilities (c.Hook() is "").
+//
+// c is valid only until the function returns: the chain reuses it. Do not
+// hand c to code that keeps its context past the call (a framework's
+// client, a goroutine, a cache); hand it c.Context, the context the host
+// passed in, or a context derived from that.
 type ToolFunc func(c *Context, call ToolCall) (ToolResult, error)
 
 // ModelFunc calls a model. c carries the run's capabilities (c.Hook() is "").
+//
+// c is valid only until the function returns: the chain reuses it. Do not
+// hand c to code that keeps its context past the call (an HTTP client's
+// streaming body, a goroutine); hand it c.Context, the context the host
+// passed in, or a context derived from that.
 type ModelFunc func(c *Context, req ModelRequest) (ModelResponse, error)
 
 // BeforeModelRequest runs the BeforeModelRequest hooks in list order on
@@ -235,6 +252,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 		if p.Arguments != nil {
 			if !step.rewritten {
 				step.rewritten, step.origArgs = true, call.Arguments
+				c.rewritten = true
 			}
 			call.Arguments = p.Arguments
 		}
@@ -283,7 +301,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 		return res, interrupted(AfterToolExecute, "", err)
 	}
 	c := r.context(ctx)
-	c.call, c.hasCall = step.original(), true
+	c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
 	defer r.release(c)
 	hs := r.chain.afterTool
 	t0, one := r.traceStart()
@@ -367,7 +385,7 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 		res = *step.Result
 	} else {
 		c := r.context(ctx)
-		c.call, c.hasCall = step.original(), true
+		c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
 		res, err = tool(c, step.Call)
 		r.release(c)
 		if err != nil {
