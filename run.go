@@ -77,8 +77,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	for _, e := range r.chain.beforeRun {
 		c.hook = e.index
 		p, err := callBeforeRun(e.h, c, start)
-		d, changed := p.decision()
-		t0 = r.traced(t0, BeforeRun, e.index, e.policy, d, changed, "", err)
+		t0 = r.traced(t0, BeforeRun, e.index, e.policy, runVerdict(p, err))
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
 				outcome := Failed
@@ -96,6 +95,18 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 		}
 	}
 	return nil
+}
+
+// runVerdict is what a BeforeRun or AfterRun hook decided: its error, a
+// new state, or nothing.
+func runVerdict(p *RunPatch, err error) verdict {
+	switch {
+	case err != nil:
+		return verdict{decision: DecisionErrored, err: err}
+	case p != nil && p.State != nil:
+		return verdict{decision: DecisionChanged, changed: runFields}
+	}
+	return noOpinion
 }
 
 // state returns the state of the hook at list index i.
@@ -161,7 +172,7 @@ func (r *Run) afterRun(ctx context.Context, end RunEnd, stop int) {
 		}
 		c.hook = e.index
 		err := callAfterRun(e.h, c, end)
-		t0 = r.traced(t0, AfterRun, e.index, Report, NoOpinion, nil, "", err)
+		t0 = r.traced(t0, AfterRun, e.index, Report, runVerdict(nil, err))
 		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
 		}

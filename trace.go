@@ -1,6 +1,8 @@
 package hooks
 
 import (
+	"fmt"
+	"strings"
 	"time"
 )
 
@@ -9,13 +11,13 @@ type Decision string
 
 // The decisions a trace reports.
 const (
-	NoOpinion Decision = "no opinion" // nil patch, or nothing set
-	Changed   Decision = "changed"    // set fields (TraceEvent.Changed) and let the call go on
-	Refused   Decision = "refused"    // refused the tool call (TraceEvent.Reason)
-	Answered  Decision = "answered"   // answered: Result for a tool call, Respond for a model call
-	Ended     Decision = "ended"      // ended the run (End)
-	Continued Decision = "continued"  // declared the reply final and sent the run on (Continue)
-	Errored   Decision = "error"      // failed (TraceEvent.Err), handled by TraceEvent.Policy
+	DecisionNoOpinion Decision = "no opinion" // nil patch, or nothing set
+	DecisionChanged   Decision = "changed"    // set fields (TraceEvent.Changed) and let the call go on
+	DecisionRefused   Decision = "refused"    // refused the tool call (TraceEvent.Reason)
+	DecisionAnswered  Decision = "answered"   // answered: Result for a tool call, Respond for a model call
+	DecisionEnded     Decision = "ended"      // ended the run (End)
+	DecisionContinued Decision = "continued"  // declared the reply final and sent the run on (Continue)
+	DecisionErrored   Decision = "error"      // failed (TraceEvent.Err), handled by TraceEvent.Policy
 )
 
 // TraceEvent describes one hook invocation.
@@ -26,9 +28,29 @@ type TraceEvent struct {
 	Duration time.Duration
 	Decision Decision
 	Changed  []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
-	Reason   string   // for Refused
-	Err      error    // for Errored
+	Reason   string   // for DecisionRefused
+	Err      error    // for DecisionErrored
 	Policy   Policy   // the policy applied to Err
+}
+
+// String says what the hook decided, the way a person reads it: the
+// decision, the fields it changed, and the reason or the error with its
+// policy ("refused: no force-push", "changed arguments",
+// "error: boom (policy failRun)"). It leaves out who and where: callers
+// put e.Hook and e.Point where their output needs them.
+func (e TraceEvent) String() string {
+	var b strings.Builder
+	b.WriteString(string(e.Decision))
+	if len(e.Changed) > 0 {
+		b.WriteString(" " + strings.Join(e.Changed, ", "))
+	}
+	if e.Reason != "" {
+		b.WriteString(": " + e.Reason)
+	}
+	if e.Err != nil {
+		fmt.Fprintf(&b, ": %v (policy %s)", e.Err, e.Policy)
+	}
+	return b.String()
 }
 
 // WithTrace sends fn one TraceEvent per hook invocation, after it
@@ -49,27 +71,17 @@ func (r *Run) traceStart() (t0 time.Time, on bool) {
 	return time.Now(), true
 }
 
-// traced reports one invocation that began at t0, if tracing is on, and
-// returns when it ended: the start of the next one (one clock read a hook).
-func (r *Run) traced(t0 time.Time, p Point, e int, policy Policy, d Decision, changed []string, reason string, err error) time.Time {
+// traced reports one invocation that began at t0 and decided v, if
+// tracing is on, and returns when it ended: the start of the next one (one
+// clock read a hook). It reports v as the walk acted on it.
+func (r *Run) traced(t0 time.Time, p Point, index int, policy Policy, v verdict) time.Time {
 	fn := r.chain.opts.trace
 	if fn == nil {
 		return t0
 	}
-	if err != nil {
-		d = Errored
-		if p == BeforeToolExecute {
-			if msg, ok := toolRefusal(err); ok {
-				d, reason, err = Refused, msg, nil
-			}
-		}
-	}
-	if d == Refused && reason == "" {
-		reason = "refused by hook " + r.chain.names[e]
-	}
 	now := time.Now()
-	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[e], Point: p, Duration: now.Sub(t0),
-		Decision: d, Changed: changed, Reason: reason, Err: err, Policy: policy})
+	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, Duration: now.Sub(t0),
+		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})
 	return now
 }
 
@@ -96,6 +108,7 @@ func fields(names []string, set ...bool) []string {
 	return out
 }
 
+// The names of each patch's fields, as a trace's Changed lists them.
 var (
 	runFields      = []string{"state"}
 	requestFields  = []string{"system", "messages"}
@@ -104,71 +117,11 @@ var (
 	resultFields   = []string{"text", "isError", "value"}
 )
 
-func (p *RunPatch) decision() (Decision, []string) {
-	if p == nil || p.State == nil {
-		return NoOpinion, nil
+// changedOr is the verdict of a patch that only changed fields: changed,
+// or no opinion when it set none.
+func changedOr(changed []string) verdict {
+	if changed == nil {
+		return noOpinion
 	}
-	return Changed, runFields
-}
-
-func (p *ModelRequestPatch) decision() (Decision, []string) {
-	if p == nil {
-		return NoOpinion, nil
-	}
-	changed := fields(requestFields, p.System != nil, p.Messages != nil)
-	switch {
-	case p.End != nil:
-		return Ended, changed
-	case p.Respond != nil:
-		return Answered, changed
-	case changed != nil:
-		return Changed, changed
-	}
-	return NoOpinion, nil
-}
-
-func (p *ModelResponsePatch) decision() (Decision, []string) {
-	if p == nil {
-		return NoOpinion, nil
-	}
-	changed := fields(responseFields, p.Text != nil)
-	switch {
-	case p.End != nil:
-		return Ended, changed
-	case p.Continue != nil:
-		return Continued, changed
-	case changed != nil:
-		return Changed, changed
-	}
-	return NoOpinion, nil
-}
-
-func (p *ToolCallPatch) decision() (Decision, []string, string) {
-	if p == nil {
-		return NoOpinion, nil, ""
-	}
-	changed := fields(callFields, p.Arguments != nil)
-	switch {
-	case p.Allow != nil && !*p.Allow:
-		reason := ""
-		if p.Reason != nil {
-			reason = *p.Reason
-		}
-		return Refused, changed, reason
-	case p.Result != nil:
-		return Answered, changed, ""
-	case changed != nil:
-		return Changed, changed, ""
-	}
-	return NoOpinion, nil, ""
-}
-
-func (p *ToolResultPatch) decision() (Decision, []string) {
-	if p == nil {
-		return NoOpinion, nil
-	}
-	if changed := fields(resultFields, p.Text != nil, p.IsError != nil, p.Value != nil); changed != nil {
-		return Changed, changed
-	}
-	return NoOpinion, nil
+	return verdict{decision: DecisionChanged, changed: changed}
 }

@@ -63,7 +63,7 @@ func trace(who, format string, args ...any) {
 // decided prints what a hook decided, from the chain's trace, under the
 // lines the hooks print themselves: every decision but "no opinion".
 func decided(e hooks.TraceEvent) {
-	if e.Decision == hooks.NoOpinion {
+	if e.Decision == hooks.DecisionNoOpinion {
 		return
 	}
 	line := string(e.Decision)

@@ -1,0 +1,160 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+)
+
+// BeforeModelRequest runs the BeforeModelRequest hooks in list order on
+// req. The first End or Respond stops the remaining hooks; the step then
+// says not to call the model. A step let through counts in ModelCalls.
+func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelStep, error) {
+	step := ModelStep{Request: req}
+	if err := ctx.Err(); err != nil {
+		return step, interrupted(BeforeModelRequest, "", err)
+	}
+	c := r.context(ctx)
+	defer r.release(c)
+	s := beforeModel{hs: r.chain.beforeModel, step: &step}
+	if err := walk(r, c, BeforeModelRequest, s.hs, point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, s.refuse}); err != nil {
+		return step, err
+	}
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return step, interrupted(BeforeModelRequest, "", err)
+	}
+	if step.stop == 0 {
+		r.modelCalls.Add(1)
+	}
+	return step, nil
+}
+
+// beforeModel is the walk of BeforeModelRequest; step.Request is the
+// request as the hooks have left it so far.
+type beforeModel struct {
+	hs   []entry[BeforeModelRequestHook]
+	step *ModelStep
+}
+
+func (s *beforeModel) next(c *Context, i int, tracing bool) (at int, p *ModelRequestPatch, err error) {
+	defer recoverPanic(&err)
+	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
+	for at = i; at < len(hs); at++ {
+		c.hook = hs[at].index
+		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil || tracing {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
+}
+
+// apply: System and Messages replace the request's; End beats Respond,
+// and either stops the walk.
+func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
+	step := s.step
+	if p.System != nil {
+		step.Request.System = *p.System
+	}
+	if p.Messages != nil {
+		step.Request.Messages = p.Messages
+	}
+	changed := fields(requestFields, p.System != nil, p.Messages != nil)
+	switch {
+	case p.End != nil:
+		step.End, step.stop = p.End, index+1
+		return verdict{decision: DecisionEnded, changed: changed, stop: true}
+	case p.Respond != nil:
+		resp := *p.Respond
+		step.Response, step.stop = &resp, index+1
+		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
+	}
+	return changedOr(changed)
+}
+
+func (s *beforeModel) refuse(int, string) verdict { return noOpinion } // a model call is not refused
+
+// AfterModelResponse runs the AfterModelResponse hooks of the hooks step
+// entered, in reverse list order, on resp. Every hook runs (no
+// short-circuit); Text rewrites the reply, End ends the run, Continue
+// sends the run on. End wins over Continue. Continue is dropped, with a
+// diagnostic naming the hook, when the reply has tool calls: the loop goes
+// on with the tool results anyway. A step that ended the run runs no hook.
+func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp ModelResponse) (ModelReply, error) {
+	if step.End != nil {
+		return ModelReply{Response: resp, End: step.End}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
+	}
+	c := r.context(ctx)
+	defer r.release(c)
+	s := afterModel{hs: r.chain.afterModel, stop: step.stop, reply: ModelReply{Response: resp}, continuedBy: -1}
+	if err := walk(r, c, AfterModelResponse, s.hs, point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}); err != nil {
+		return s.reply, err
+	}
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return s.reply, interrupted(AfterModelResponse, "", err)
+	}
+	return r.settle(s), nil
+}
+
+// settle decides between End and Continue once every hook has answered:
+// End wins, and a reply with tool calls cannot be continued.
+func (r *Run) settle(s afterModel) ModelReply {
+	reply := s.reply
+	switch {
+	case reply.End != nil:
+		reply.Continue = ""
+	case reply.Continue != "" && len(reply.Response.ToolCalls) > 0:
+		r.chain.diagnose(Diagnostic{Hook: r.chain.names[s.continuedBy], Point: AfterModelResponse,
+			Err: fmt.Errorf("continue %q ignored: the reply has %d tool call(s)", reply.Continue, len(reply.Response.ToolCalls))})
+		reply.Continue = ""
+	}
+	return reply
+}
+
+// afterModel is the walk of AfterModelResponse; reply is the reply as the
+// hooks have left it so far, continuedBy the hook that set Continue last.
+type afterModel struct {
+	hs          []entry[AfterModelResponseHook]
+	stop        int // the step's: which hooks were entered
+	reply       ModelReply
+	continuedBy int
+}
+
+func (s *afterModel) next(c *Context, i int, tracing bool) (at int, p *ModelResponsePatch, err error) {
+	defer recoverPanic(&err)
+	hs, stop, resp := s.hs, s.stop, s.reply.Response // local copies: no patch applies within a batch
+	for at = i; at < len(hs); at++ {
+		if !entered(hs[at].index, stop) {
+			continue
+		}
+		c.hook = hs[at].index
+		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil || tracing {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
+}
+
+// apply: every hook runs; Text replaces the reply's, and the last End and
+// Continue are kept for settle.
+func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
+	if p.Text != nil {
+		s.reply.Response.Text = *p.Text
+	}
+	changed := fields(responseFields, p.Text != nil)
+	switch {
+	case p.End != nil:
+		s.reply.End = p.End
+		if p.Continue != nil {
+			s.reply.Continue, s.continuedBy = *p.Continue, index
+		}
+		return verdict{decision: DecisionEnded, changed: changed}
+	case p.Continue != nil:
+		s.reply.Continue, s.continuedBy = *p.Continue, index
+		return verdict{decision: DecisionContinued, changed: changed}
+	}
+	return changedOr(changed)
+}
+
+func (s *afterModel) refuse(int, string) verdict { return noOpinion } // a reply is not refused

@@ -1,0 +1,163 @@
+package hooks
+
+import "context"
+
+// BeforeToolExecute runs the BeforeToolExecute hooks in list order on
+// call. The first refusal (Allow false, a *ToolError, or an error under
+// policy Block) stops everything: the step is Refused, its Result is the
+// error result the model reads, and no after-hook runs. A Result answers
+// the call: the remaining before-hooks and the tool do not run, and the
+// entered hooks' after-hooks still run on it.
+func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolStep, err error) {
+	err = r.beforeTool(ctx, call, &step) // small enough to inline: step is the caller's, not a copy
+	return step, err
+}
+
+// beforeTool is BeforeToolExecute, writing the step in place.
+func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) error {
+	step.Call = call
+	if err := ctx.Err(); err != nil {
+		return interrupted(BeforeToolExecute, "", err)
+	}
+	hs := r.chain.beforeTool
+	if len(hs) == 0 {
+		return nil
+	}
+	c := r.context(ctx)
+	c.call, c.hasCall = call, true
+	defer r.release(c)
+	s := beforeTool{r: r, c: c, step: step}
+	if err := walk(r, c, BeforeToolExecute, hs, point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refuse}); err != nil {
+		return err
+	}
+	if err := ctx.Err(); err != nil && !step.Refused { // a refusal stands; an answer past the deadline does not
+		return interrupted(BeforeToolExecute, "", err)
+	}
+	return nil
+}
+
+// beforeTool is the walk of BeforeToolExecute; step.Call is the call as
+// the hooks have left it so far.
+type beforeTool struct {
+	r    *Run
+	c    *Context
+	step *ToolStep
+}
+
+func (s *beforeTool) next(c *Context, i int, tracing bool) (at int, p *ToolCallPatch, err error) {
+	defer recoverPanic(&err)
+	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
+	for at = i; at < len(hs); at++ {
+		c.hook = hs[at].index
+		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil || tracing {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
+}
+
+// apply: Arguments replace the call's for the next hook and the tool;
+// Allow false refuses (even with a Result); a Result answers.
+func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
+	changed := fields(callFields, p.Arguments != nil)
+	if p.Arguments != nil {
+		step := s.step
+		if !step.rewritten {
+			step.rewritten, step.origArgs = true, step.Call.Arguments
+			s.c.rewritten = true
+		}
+		step.Call.Arguments = p.Arguments
+	}
+	switch {
+	case p.Allow != nil && !*p.Allow:
+		reason := ""
+		if p.Reason != nil {
+			reason = *p.Reason
+		}
+		v := s.refuse(index, reason)
+		v.changed = changed
+		return v
+	case p.Result != nil:
+		res := *p.Result
+		s.step.Result, s.step.stop = &res, index+1
+		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
+	}
+	return changedOr(changed)
+}
+
+// refuse marks the step refused by the hook at index with reason, or, when
+// it gave none, with a reason naming the hook.
+func (s *beforeTool) refuse(index int, reason string) verdict {
+	if reason == "" {
+		reason = "refused by hook " + s.r.chain.names[index]
+	}
+	step := s.step
+	step.Refused, step.Reason, step.stop = true, reason, index+1
+	step.Result = &ToolResult{Text: reason, IsError: true}
+	return verdict{decision: DecisionRefused, reason: reason, stop: true}
+}
+
+// AfterToolExecute runs the AfterToolExecute hooks of the hooks step
+// entered, in reverse list order, on res, and returns the result the model
+// reads. A zero step counts as every hook entered (set step.Call for hosts
+// that have only an after-callback). A refused step runs no hook and
+// returns the refusal.
+func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResult) (ToolResult, error) {
+	if step.Refused && step.Result != nil {
+		return *step.Result, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return res, interrupted(AfterToolExecute, "", err)
+	}
+	c := r.context(ctx)
+	c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
+	defer r.release(c)
+	s := afterTool{hs: r.chain.afterTool, stop: step.stop, call: step.Call, res: res}
+	if err := walk(r, c, AfterToolExecute, s.hs, point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}); err != nil {
+		return s.res, err
+	}
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return s.res, interrupted(AfterToolExecute, "", err)
+	}
+	return s.res, nil
+}
+
+// afterTool is the walk of AfterToolExecute; res is the result as the
+// hooks have left it so far.
+type afterTool struct {
+	hs   []entry[AfterToolExecuteHook]
+	stop int // the step's: which hooks were entered
+	call ToolCall
+	res  ToolResult
+}
+
+func (s *afterTool) next(c *Context, i int, tracing bool) (at int, p *ToolResultPatch, err error) {
+	defer recoverPanic(&err)
+	hs, stop, call, res := s.hs, s.stop, s.call, s.res // local copies: no patch applies within a batch
+	for at = i; at < len(hs); at++ {
+		if !entered(hs[at].index, stop) {
+			continue
+		}
+		c.hook = hs[at].index
+		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil || tracing {
+			return at, p, err
+		}
+	}
+	return at, nil, nil
+}
+
+// apply: every hook runs; each set field replaces the result's.
+func (s *afterTool) apply(p *ToolResultPatch, _ int) verdict {
+	if p.Text != nil {
+		s.res.Text = *p.Text
+	}
+	if p.IsError != nil {
+		s.res.IsError = *p.IsError
+	}
+	if p.Value != nil {
+		s.res.Value = p.Value
+	}
+	return changedOr(fields(resultFields, p.Text != nil, p.IsError != nil, p.Value != nil))
+}
+
+func (s *afterTool) refuse(int, string) verdict { return noOpinion } // a result cannot be refused

@@ -1,0 +1,98 @@
+package hooks
+
+// Every point call walks its hooks the same way: ask each hook in turn,
+// act on its answer, report the answer to the trace, stop when a hook ended
+// the walk. This file is that walk; what differs between points (how a
+// hook is asked, what its patch does) is a small type per point in
+// steps_model.go and steps_tool.go.
+
+// A point is one point call's walk over its hooks (H) and their patches
+// (P). Its functions are the methods of a small type per point that holds
+// the payload as the hooks have left it so far. They are func values, not
+// an interface the walk is generic over: the compiler can then see that
+// nothing escapes, and a call allocates nothing.
+type point[H, P any] struct {
+	// next is the hot loop: it asks the hooks from index i on and returns
+	// at the first that has an opinion (a patch) or an error, with its
+	// index (len(hs) when none had); when tracing, every hook returns, to
+	// be traced. Each point writes its own, a few lines long, because a
+	// generic loop would have to ask each hook through a func value: one
+	// more indirect call per hook, which made a chain of ten hooks 1.5
+	// times slower (BenchmarkChain). It recovers a panic as that hook's
+	// error: one deferred recover per batch, not per hook, keeps a chain of
+	// hooks without opinion close to direct calls.
+	next func(c *Context, i int, tracing bool) (at int, p *P, err error)
+	// apply acts on a hook's non-nil patch, and returns what the hook
+	// decided: each decision rule lives in one apply, and the trace only
+	// reports what it returns.
+	apply func(p *P, index int) verdict
+	// refuse refuses the call for the hook at index (only a tool call can
+	// be refused: other points ignore it).
+	refuse func(index int, reason string) verdict
+}
+
+// verdict is what one hook's answer did, as the trace reports it.
+type verdict struct {
+	decision Decision
+	changed  []string // the patch fields the hook set
+	reason   string   // for DecisionRefused
+	err      error    // for DecisionErrored
+	stop     bool     // the walk ends here: the hook answered, refused or ended the run
+}
+
+// noOpinion is the verdict of a nil patch.
+var noOpinion = verdict{decision: DecisionNoOpinion}
+
+// walk runs the hooks hs of point at, in their order, on s. It returns the
+// error the Run method must return (a cancellation, or a *HookError under
+// FailRun).
+func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P]) error {
+	t0, tracing := r.traceStart()
+	for i := 0; i < len(hs); i++ {
+		var p *P
+		var err error
+		if i, p, err = s.next(c, i, tracing); i == len(hs) {
+			break
+		}
+		e := hs[i]
+		v := noOpinion
+		switch {
+		case err != nil:
+			v = judge(s.refuse, at, e.index, err)
+		case p != nil:
+			v = s.apply(p, e.index)
+		}
+		if tracing {
+			t0 = r.traced(t0, at, e.index, e.policy, v)
+		}
+		if v.err != nil {
+			if err := r.failure(c.Context, at, e.index, e.policy, v.err); err != nil {
+				return err
+			}
+			if e.policy != Block {
+				continue
+			}
+			v = s.refuse(e.index, "Tool call blocked: "+blockedText(v.err))
+		}
+		if v.stop {
+			break
+		}
+	}
+	return nil
+}
+
+// judge turns a hook's error into its verdict: a *ToolError refuses a tool
+// call with its message; any other error is the hook's failure.
+func judge(refuse func(int, string) verdict, at Point, index int, err error) verdict {
+	if at == BeforeToolExecute {
+		if msg, ok := toolRefusal(err); ok {
+			return refuse(index, msg)
+		}
+	}
+	return verdict{decision: DecisionErrored, err: err}
+}
+
+// entered says whether the hook at list index was entered by the matching
+// before-point; stop is the list index + 1 of the hook that answered,
+// ended or refused there, or 0 when every hook was entered.
+func entered(index, stop int) bool { return stop == 0 || index < stop }
