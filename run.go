@@ -159,15 +159,15 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 	r.afterRun(ctx, end, 0)
 }
 
-// afterRun runs the AfterRun hooks of the hooks with list index < stop
-// (all when stop is 0), detached from ctx's cancellation.
-func (r *Run) afterRun(ctx context.Context, end RunEnd, stop int) {
+// afterRun runs the AfterRun hooks of the hooks entered (see wasEntered),
+// detached from ctx's cancellation.
+func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
 	ctx = context.WithoutCancel(ctx)
 	c := r.context(ctx)
 	defer r.release(c)
 	t0, _ := r.traceStart()
 	for _, e := range r.chain.afterRun {
-		if stop > 0 && e.index >= stop {
+		if !wasEntered(e.index, entered) {
 			continue
 		}
 		c.hook = e.index

@@ -11,7 +11,7 @@ type ModelStep struct {
 	Response *ModelResponse // non-nil: a hook answered; do not call the model
 	End      *End           // non-nil: end the run with End.Output
 
-	stop int // list index + 1 of the hook that answered or ended; 0: every hook entered
+	entered int // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
 }
 
 // ModelReply is the model's reply after the AfterModelResponse hooks.
@@ -29,7 +29,7 @@ type ToolStep struct {
 	Refused bool
 	Reason  string
 
-	stop      int            // list index + 1 of the hook that answered; 0: every hook entered
+	entered   int            // hooks entered: list index + 1 of the hook that answered or refused; 0: all of them
 	rewritten bool           // a hook replaced the arguments: origArgs are the model's
 	origArgs  map[string]any // the arguments as the model asked for them
 }

@@ -22,7 +22,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
-	if step.stop == 0 {
+	if step.entered == 0 {
 		r.modelCalls.Add(1)
 	}
 	return step, nil
@@ -60,11 +60,11 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	changed := fields(requestFields, p.System != nil, p.Messages != nil)
 	switch {
 	case p.End != nil:
-		step.End, step.stop = p.End, index+1
+		step.End, step.entered = p.End, index+1
 		return verdict{decision: DecisionEnded, changed: changed, stop: true}
 	case p.Respond != nil:
 		resp := *p.Respond
-		step.Response, step.stop = &resp, index+1
+		step.Response, step.entered = &resp, index+1
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
 	}
 	return changedOr(changed)
@@ -87,7 +87,7 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	}
 	c := r.context(ctx)
 	defer r.release(c)
-	s := afterModel{hs: r.chain.afterModel, stop: step.stop, reply: ModelReply{Response: resp}, continuedBy: -1}
+	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
 	if err := walk(r, c, AfterModelResponse, s.hs, point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}); err != nil {
 		return s.reply, err
 	}
@@ -116,16 +116,16 @@ func (r *Run) settle(s afterModel) ModelReply {
 // hooks have left it so far, continuedBy the hook that set Continue last.
 type afterModel struct {
 	hs          []entry[AfterModelResponseHook]
-	stop        int // the step's: which hooks were entered
+	entered     int // the step's: which hooks the before-point entered
 	reply       ModelReply
 	continuedBy int
 }
 
 func (s *afterModel) next(c *Context, i int, tracing bool) (at int, p *ModelResponsePatch, err error) {
 	defer recoverPanic(&err)
-	hs, stop, resp := s.hs, s.stop, s.reply.Response // local copies: no patch applies within a batch
+	hs, entered, resp := s.hs, s.entered, s.reply.Response // local copies: no patch applies within a batch
 	for at = i; at < len(hs); at++ {
-		if !entered(hs[at].index, stop) {
+		if !wasEntered(hs[at].index, entered) {
 			continue
 		}
 		c.hook = hs[at].index

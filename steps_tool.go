@@ -79,7 +79,7 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		return v
 	case p.Result != nil:
 		res := *p.Result
-		s.step.Result, s.step.stop = &res, index+1
+		s.step.Result, s.step.entered = &res, index+1
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
 	}
 	return changedOr(changed)
@@ -92,7 +92,7 @@ func (s *beforeTool) refuse(index int, reason string) verdict {
 		reason = "refused by hook " + s.r.chain.names[index]
 	}
 	step := s.step
-	step.Refused, step.Reason, step.stop = true, reason, index+1
+	step.Refused, step.Reason, step.entered = true, reason, index+1
 	step.Result = &ToolResult{Text: reason, IsError: true}
 	return verdict{decision: DecisionRefused, reason: reason, stop: true}
 }
@@ -112,7 +112,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	c := r.context(ctx)
 	c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
 	defer r.release(c)
-	s := afterTool{hs: r.chain.afterTool, stop: step.stop, call: step.Call, res: res}
+	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
 	if err := walk(r, c, AfterToolExecute, s.hs, point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}); err != nil {
 		return s.res, err
 	}
@@ -125,17 +125,17 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 // afterTool is the walk of AfterToolExecute; res is the result as the
 // hooks have left it so far.
 type afterTool struct {
-	hs   []entry[AfterToolExecuteHook]
-	stop int // the step's: which hooks were entered
-	call ToolCall
-	res  ToolResult
+	hs      []entry[AfterToolExecuteHook]
+	entered int // the step's: which hooks the before-point entered
+	call    ToolCall
+	res     ToolResult
 }
 
 func (s *afterTool) next(c *Context, i int, tracing bool) (at int, p *ToolResultPatch, err error) {
 	defer recoverPanic(&err)
-	hs, stop, call, res := s.hs, s.stop, s.call, s.res // local copies: no patch applies within a batch
+	hs, entered, call, res := s.hs, s.entered, s.call, s.res // local copies: no patch applies within a batch
 	for at = i; at < len(hs); at++ {
-		if !entered(hs[at].index, stop) {
+		if !wasEntered(hs[at].index, entered) {
 			continue
 		}
 		c.hook = hs[at].index

@@ -92,7 +92,7 @@ func judge(refuse func(int, string) verdict, at Point, index int, err error) ver
 	return verdict{decision: DecisionErrored, err: err}
 }
 
-// entered says whether the hook at list index was entered by the matching
-// before-point; stop is the list index + 1 of the hook that answered,
-// ended or refused there, or 0 when every hook was entered.
-func entered(index, stop int) bool { return stop == 0 || index < stop }
+// wasEntered says whether the hook at list index was entered by the
+// matching before-point; entered is the list index + 1 of the hook that
+// answered, ended or refused there, or 0 when every hook was entered.
+func wasEntered(index, entered int) bool { return entered == 0 || index < entered }

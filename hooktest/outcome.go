@@ -25,6 +25,36 @@ type ModelOutcome struct {
 	Decisions []hooks.TraceEvent
 }
 
+// String says what became of the call, the way a person reads it:
+// "refused: reason", "allowed: the tool runs with {…}; the model reads …",
+// "answered: …" or "failed: …".
+func (o *ToolOutcome) String() string {
+	switch {
+	case o.Err != nil:
+		return "failed: " + o.Err.Error()
+	case o.Ran:
+		return fmt.Sprintf("allowed: the tool runs with %s; the model reads %q", argsText(o.Seen.Arguments), o.Result.Text)
+	case o.Result.IsError:
+		return "refused: " + o.Result.Text
+	}
+	return fmt.Sprintf("answered: %q", o.Result.Text)
+}
+
+// String says what became of the model call, the way a person reads it.
+func (o *ModelOutcome) String() string {
+	switch {
+	case o.Err != nil:
+		return "failed: " + o.Err.Error()
+	case o.Reply.End != nil:
+		return fmt.Sprintf("ended the run: %q", o.Reply.End.Output)
+	case o.Sent == nil:
+		return fmt.Sprintf("answered without the model: %q", o.Reply.Response.Text)
+	case o.Reply.Continue != "":
+		return fmt.Sprintf("continued with %q", o.Reply.Continue)
+	}
+	return fmt.Sprintf("the model gets the system prompt %q; the reply is %q", o.Sent.System, o.Reply.Response.Text)
+}
+
 // The checks below return what failed as one sentence ("want …; it …"),
 // without the decisions: a Require method adds them to its one failure,
 // and Check once under all the failures of a fixture.

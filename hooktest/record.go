@@ -90,17 +90,7 @@ func Describe(decisions []hooks.TraceEvent) string {
 	}
 	lines := make([]string, len(decisions))
 	for i, e := range decisions {
-		s := fmt.Sprintf("  %s %s: %s", e.Hook, e.Point, e.Decision)
-		if len(e.Changed) > 0 {
-			s += " " + strings.Join(e.Changed, ", ")
-		}
-		if e.Reason != "" {
-			s += ": " + e.Reason
-		}
-		if e.Err != nil {
-			s += fmt.Sprintf(": %v (policy %s)", e.Err, e.Policy)
-		}
-		lines[i] = s
+		lines[i] = fmt.Sprintf("  %s %s: %s", e.Hook, e.Point, e)
 	}
 	return strings.Join(lines, "\n")
 }

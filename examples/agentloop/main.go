@@ -66,17 +66,7 @@ func decided(e hooks.TraceEvent) {
 	if e.Decision == hooks.DecisionNoOpinion {
 		return
 	}
-	line := string(e.Decision)
-	if len(e.Changed) > 0 {
-		line += " " + strings.Join(e.Changed, ", ")
-	}
-	if e.Reason != "" {
-		line += ": " + e.Reason
-	}
-	if e.Err != nil {
-		line += fmt.Sprintf(": %v (policy %s)", e.Err, e.Policy)
-	}
-	fmt.Fprintf(out, "  %-16s ⤷ %s\n", e.Hook, line)
+	fmt.Fprintf(out, "  %-16s ⤷ %s\n", e.Hook, e)
 }
 
 // show writes a tool call the way a person reads it: read_file {"path":"notes.txt"}.

@@ -190,9 +190,9 @@ func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 	decision := "the run ended"
 	switch {
 	case out.Tool != nil:
-		decision = toolDecision(out.Tool)
+		decision = out.Tool.String()
 	case out.Model != nil:
-		decision = modelDecision(out.Model)
+		decision = out.Model.String()
 	}
 	decisions := out.Decisions
 	took := time.Since(began)
@@ -216,33 +216,6 @@ func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 	}
 	fmt.Fprintf(c.out, "took %s\n", took.Round(time.Microsecond))
 	return 0
-}
-
-func toolDecision(o *hooktest.ToolOutcome) string {
-	switch {
-	case o.Err != nil:
-		return "failed: " + o.Err.Error()
-	case o.Ran:
-		args, _ := json.Marshal(o.Seen.Arguments)
-		return fmt.Sprintf("allowed: the tool runs with %s; the model reads %q", args, o.Result.Text)
-	case o.Result.IsError:
-		return "refused: " + o.Result.Text
-	}
-	return fmt.Sprintf("answered: %q", o.Result.Text)
-}
-
-func modelDecision(o *hooktest.ModelOutcome) string {
-	switch {
-	case o.Err != nil:
-		return "failed: " + o.Err.Error()
-	case o.Reply.End != nil:
-		return fmt.Sprintf("ended the run: %q", o.Reply.End.Output)
-	case o.Sent == nil:
-		return fmt.Sprintf("answered without the model: %q", o.Reply.Response.Text)
-	case o.Reply.Continue != "":
-		return fmt.Sprintf("continued with %q", o.Reply.Continue)
-	}
-	return fmt.Sprintf("the model gets the system prompt %q; the reply is %q", o.Sent.System, o.Reply.Response.Text)
 }
 
 // payload reads a fixture input from a file or stdin ("-").
