@@ -55,7 +55,10 @@ type Chain struct {
 	afterModel  []entry[AfterModelResponseHook] // in execution order
 	beforeTool  []entry[BeforeToolExecuteHook]
 	afterTool   []entry[AfterToolExecuteHook] // in execution order
-	trust       []entry[BeforeTrustDecisionHook]
+	// Trust: the hooks that may deny decide first, then the others
+	// recommend (Chain.DecideTrust); each list in list order.
+	trustDeciders     []entry[trustDecider]
+	trustRecommenders []entry[BeforeTrustDecisionHook]
 }
 
 // NewChain builds a chain from hooks, in list order. It fails, naming the
@@ -79,9 +82,9 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 		seen[name] = i
 	}
 	if !c.opts.listOrder {
-		reverse(c.afterRun)
-		reverse(c.afterModel)
-		reverse(c.afterTool)
+		slices.Reverse(c.afterRun)
+		slices.Reverse(c.afterModel)
+		slices.Reverse(c.afterTool)
 	}
 	observersLast(c.afterRun)
 	observersLast(c.afterModel)
@@ -161,8 +164,7 @@ func (c *Chain) add(i int, h Hook) bool {
 	if f, ok := funcsOf(inner); ok {
 		inner = funcsHook{f}
 	}
-	n := len(c.beforeRun) + len(c.afterRun) + len(c.beforeModel) + len(c.afterModel) +
-		len(c.beforeTool) + len(c.afterTool) + len(c.trust)
+	n := c.entries()
 	if x, ok := inner.(BeforeRunHook); ok && handles(h, BeforeRun) {
 		c.beforeRun = append(c.beforeRun, entry[BeforeRunHook]{x, i, policy})
 	}
@@ -181,11 +183,20 @@ func (c *Chain) add(i int, h Hook) bool {
 	if x, ok := inner.(AfterToolExecuteHook); ok && handles(h, AfterToolExecute) {
 		c.afterTool = append(c.afterTool, entry[AfterToolExecuteHook]{x, i, policy})
 	}
-	if x, ok := inner.(BeforeTrustDecisionHook); ok && handles(h, BeforeTrustDecision) {
-		c.trust = append(c.trust, entry[BeforeTrustDecisionHook]{x, i, policy})
+	if handles(h, BeforeTrustDecision) {
+		if x, ok := inner.(trustDecider); ok {
+			c.trustDeciders = append(c.trustDeciders, entry[trustDecider]{x, i, policy})
+		} else if x, ok := inner.(BeforeTrustDecisionHook); ok {
+			c.trustRecommenders = append(c.trustRecommenders, entry[BeforeTrustDecisionHook]{x, i, policy})
+		}
 	}
-	return len(c.beforeRun)+len(c.afterRun)+len(c.beforeModel)+len(c.afterModel)+
-		len(c.beforeTool)+len(c.afterTool)+len(c.trust) > n
+	return c.entries() > n
+}
+
+// entries counts the chain's hooks over all points.
+func (c *Chain) entries() int {
+	return len(c.beforeRun) + len(c.afterRun) + len(c.beforeModel) + len(c.afterModel) +
+		len(c.beforeTool) + len(c.afterTool) + len(c.trustDeciders) + len(c.trustRecommenders)
 }
 
 // handles reports whether h handles p: it implements p's method and, if it
@@ -214,14 +225,11 @@ func handles(h Hook, p Point) bool {
 		_, ok = h.(AfterToolExecuteHook)
 	case BeforeTrustDecision:
 		_, ok = h.(BeforeTrustDecisionHook)
+		if _, decides := h.(trustDecider); decides {
+			ok = true
+		}
 	}
 	return ok
-}
-
-func reverse[E any](s []E) {
-	for i, j := 0, len(s)-1; i < j; i, j = i+1, j-1 {
-		s[i], s[j] = s[j], s[i]
-	}
 }
 
 // Hooks returns the chain's hooks in list order, as given to NewChain.
@@ -246,38 +254,4 @@ func (c *Chain) diagnose(d Diagnostic) {
 		attrs = append(attrs, "stack", string(pe.Stack))
 	}
 	slog.Warn("hook diagnostic", attrs...)
-}
-
-// funcsOf returns h as Funcs when it is one.
-func funcsOf(h Hook) (Funcs, bool) {
-	switch f := h.(type) {
-	case Funcs:
-		return f, true
-	case *Funcs:
-		if f != nil {
-			return *f, true
-		}
-	}
-	return Funcs{}, false
-}
-
-// funcsHook gives Funcs the point methods; only the set fields are used.
-type funcsHook struct{ f Funcs }
-
-func (h funcsHook) Name() string { return h.f.HookName }
-func (h funcsHook) BeforeRun(c *Context, s RunStart) (*RunPatch, error) {
-	return h.f.BeforeRun(c, s)
-}
-func (h funcsHook) AfterRun(c *Context, e RunEnd) error { return h.f.AfterRun(c, e) }
-func (h funcsHook) BeforeModelRequest(c *Context, r ModelRequest) (*ModelRequestPatch, error) {
-	return h.f.BeforeModelRequest(c, r)
-}
-func (h funcsHook) AfterModelResponse(c *Context, r ModelResponse) (*ModelResponsePatch, error) {
-	return h.f.AfterModelResponse(c, r)
-}
-func (h funcsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	return h.f.BeforeToolExecute(c, call)
-}
-func (h funcsHook) AfterToolExecute(c *Context, call ToolCall, r ToolResult) (*ToolResultPatch, error) {
-	return h.f.AfterToolExecute(c, call, r)
 }

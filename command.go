@@ -26,6 +26,16 @@ const (
 	maxResultText         = 64 << 10         // bytes of post_tool_call's result text sent on stdin; more is cut
 )
 
+// What a command hook's failure wraps, for errors.Is on a Diagnostic's Err
+// or a *HookError: a host can tell a slow script from a broken one. A
+// command that exited with a status other than 0 matches *exec.ExitError
+// with errors.As (its ExitCode, and the end of its stderr in the message).
+var (
+	ErrCommandTimeout        = proc.ErrTimeout        // it ran past its timeout and was killed with what it started
+	ErrCommandOutputTooLarge = proc.ErrOutputTooLarge // it printed more than MaxCommandOutput
+	ErrCommandEscaped        = proc.ErrEscaped        // something it started outlived it
+)
+
 // maxToolArguments bounds the JSON text of a call's arguments sent to a
 // tool event's command. The arguments are never cut: a guard that read a
 // cut copy would judge another call than the one that runs (the end of a
@@ -340,14 +350,8 @@ func cutText(s string, n int) string {
 	return s[:n]
 }
 
-// BeforeTrustDecision makes the hook join trust decisions; the chain calls
-// denyTrust instead, since a command hook may deny.
-func (h *commandHook) BeforeTrustDecision(c *Context, req TrustRequest) (*TrustPatch, error) {
-	return nil, nil
-}
-
-// denyTrust runs a pre_trust_decision command: a block denies.
-func (h *commandHook) denyTrust(c *Context, req TrustRequest) (bool, error) {
+// decideTrust runs a pre_trust_decision command: a block denies.
+func (h *commandHook) decideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
 	isNew := req.IsNew
 	out, ran, err := h.run(c, path, func(e *envelope) error {

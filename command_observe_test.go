@@ -1,8 +1,12 @@
 package hooks_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"testing"
 
@@ -53,4 +57,40 @@ func TestCommandFailuresNameTheArgvAndBlockShortly(t *testing.T) {
 	assert.Equal(t, "guard", d.Hook)
 	assert.Contains(t, d.Err.Error(), `command ["sh" "`+fail+`"]`)
 	assert.Contains(t, d.Err.Error(), "something broke", "the diagnostic keeps stderr")
+}
+
+func TestCommandFailuresAreMatchableFromOutside(t *testing.T) {
+	dir := t.TempDir()
+	script := func(name, body string) string {
+		p := filepath.Join(dir, name)
+		require.NoError(t, os.WriteFile(p, []byte("#!/bin/sh\n"+body+"\n"), 0o755))
+		return p
+	}
+	cases := []struct {
+		name, body string
+		timeoutMs  int
+		match      func(error) bool
+	}{
+		{"slow.sh", "exec sleep 5", 50, func(err error) bool { return errors.Is(err, hooks.ErrCommandTimeout) }},
+		{"exit3.sh", "echo broken >&2; exit 3", 0, func(err error) bool {
+			var exit *exec.ExitError
+			return errors.As(err, &exit) && exit.ExitCode() == 3
+		}},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			settings := fmt.Sprintf(`{"hooks":[{"event":"pre_tool_call","command":[%q],"timeoutMs":%d}]}`, script(tc.name, tc.body), tc.timeoutMs)
+			hs, err := hooks.CommandHooks([]byte(settings))
+			require.NoError(t, err)
+			var got []hooks.Diagnostic
+			chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(func(d hooks.Diagnostic) { got = append(got, d) }))
+			require.NoError(t, err)
+			run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+			require.NoError(t, err)
+			_, err = run.BeforeToolExecute(context.Background(), hooks.ToolCall{Name: "shell"})
+			require.NoError(t, err)
+			require.Len(t, got, 1)
+			assert.True(t, tc.match(got[0].Err), "diagnostic %v", got[0].Err)
+		})
+	}
 }

@@ -34,12 +34,12 @@ type BeforeTrustDecisionHook interface {
 }
 
 // DecideTrust returns the final decision for req. Hooks that can deny
-// (command hooks, seed 004) decide first, whatever their place in the
-// list: a denial makes the project Untrusted and ends the decision. Then
-// the in-process hooks' recommendations run in list order: an Approve
-// upgrades Ask to Trusted; Trusted and Untrusted stay as they are. A hook
-// error is a diagnostic (policy Block: it denies); under FailRun it is
-// returned with the decision so far.
+// (command hooks) decide first, whatever their place in the list: a denial
+// makes the project Untrusted and ends the decision. Then the in-process
+// hooks' recommendations run in list order: an Approve upgrades Ask to
+// Trusted; Trusted and Untrusted stay as they are. A hook error is a
+// diagnostic (policy Block: it denies); under FailRun it is returned with
+// the decision so far.
 func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (TrustDecision, error) {
 	if c == nil {
 		c = emptyChain
@@ -51,39 +51,23 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 	cx := r.context(ctx)
 	defer r.release(cx)
 	decision := req.Decision
-	for _, e := range c.trust {
-		d, ok := e.h.(trustDenier)
-		if !ok {
-			continue
-		}
+	for _, e := range c.trustDeciders {
 		cx.hook = e.index
-		deny, err := callDenyTrust(d, cx, req)
-		if err == nil && deny {
-			return Untrusted, nil
-		}
+		deny, err := callDecideTrust(e.h, cx, req)
 		if err != nil {
-			if e.policy == Block && ctx.Err() == nil {
-				c.diagnose(Diagnostic{Hook: c.names[e.index], Point: BeforeTrustDecision, Err: err})
-				return Untrusted, nil
-			}
-			if err = r.failure(ctx, BeforeTrustDecision, e.index, e.policy, err); err != nil {
-				return decision, err
-			}
+			deny, err = r.trustFailure(ctx, e.index, e.policy, err)
+		}
+		if err != nil || deny {
+			return untrustedUnless(err, decision), err
 		}
 	}
-	for _, e := range c.trust {
-		if _, ok := e.h.(trustDenier); ok {
-			continue
-		}
+	for _, e := range c.trustRecommenders {
 		cx.hook = e.index
 		p, err := callTrust(e.h, cx, req)
 		if err != nil {
-			if e.policy == Block && ctx.Err() == nil {
-				c.diagnose(Diagnostic{Hook: c.names[e.index], Point: BeforeTrustDecision, Err: err})
-				return Untrusted, nil
-			}
-			if err = r.failure(ctx, BeforeTrustDecision, e.index, e.policy, err); err != nil {
-				return decision, err
+			deny, err := r.trustFailure(ctx, e.index, e.policy, err)
+			if err != nil || deny {
+				return untrustedUnless(err, decision), err
 			}
 			continue
 		}
@@ -94,10 +78,33 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 	return decision, nil
 }
 
-// trustDenier is a hook that may deny trust (command hooks) rather than
-// only recommend approval.
-type trustDenier interface {
-	denyTrust(c *Context, req TrustRequest) (deny bool, err error)
+// trustFailure decides what a trust hook's error does: under Block it
+// denies (after a diagnostic); under FailRun, or on a cancellation, it is
+// the error DecideTrust returns; otherwise it is a diagnostic and the
+// decision goes on.
+func (r *Run) trustFailure(ctx context.Context, index int, policy Policy, err error) (deny bool, fatal error) {
+	if policy == Block && ctx.Err() == nil {
+		r.chain.diagnose(Diagnostic{Hook: r.chain.names[index], Point: BeforeTrustDecision, Err: err})
+		return true, nil
+	}
+	return false, r.failure(ctx, BeforeTrustDecision, index, policy, err)
+}
+
+// untrustedUnless is the decision when a hook stopped it: Untrusted for a
+// denial, the decision so far for an error.
+func untrustedUnless(err error, sofar TrustDecision) TrustDecision {
+	if err != nil {
+		return sofar
+	}
+	return Untrusted
+}
+
+// trustDecider is a hook that decides trust (command hooks): it may deny,
+// where a BeforeTrustDecisionHook only recommends approval. NewChain files
+// a hook that is both as a decider.
+type trustDecider interface {
+	Hook
+	decideTrust(c *Context, req TrustRequest) (deny bool, err error)
 }
 
 func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *TrustPatch, err error) {
@@ -105,7 +112,7 @@ func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *Trus
 	return h.BeforeTrustDecision(c, req)
 }
 
-func callDenyTrust(h trustDenier, c *Context, req TrustRequest) (deny bool, err error) {
+func callDecideTrust(h trustDecider, c *Context, req TrustRequest) (deny bool, err error) {
 	defer recoverPanic(&err)
-	return h.denyTrust(c, req)
+	return h.decideTrust(c, req)
 }

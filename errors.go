@@ -1,0 +1,141 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"runtime/debug"
+)
+
+// ToolError is the error a BeforeToolExecute hook returns to refuse the
+// call: the model reads Message as the tool's error result. It refuses
+// whatever the hook's policy.
+type ToolError struct{ Message string }
+
+// Error returns the message the model reads ("" for a nil *ToolError).
+func (e *ToolError) Error() string {
+	if e == nil {
+		return ""
+	}
+	return e.Message
+}
+
+// toolRefusal reports whether err, a BeforeToolExecute hook's error,
+// refuses the call (a *ToolError in its chain, even a nil one) and with
+// what message ("" for the default reason). It never panics, whatever the
+// error's own methods do: one that panics refuses nothing.
+func toolRefusal(err error) (msg string, ok bool) {
+	defer func() {
+		if recover() != nil {
+			msg, ok = "", false
+		}
+	}()
+	var te *ToolError
+	if !errors.As(err, &te) {
+		return "", false
+	}
+	return te.Error(), true
+}
+
+// blockedText is what the model reads when a hook's error blocks a call
+// (policy Block): the error's message, or the short form an error of the
+// package's own hook kinds gives (a command's, without its stderr).
+func blockedText(err error) (text string) {
+	defer func() {
+		if recover() != nil { // a hostile Unwrap or As
+			text = err.Error() // sanitized: it does not panic
+		}
+	}()
+	var short interface{ blocked() string }
+	if errors.As(err, &short) {
+		return short.blocked()
+	}
+	return err.Error()
+}
+
+// sanitize returns err, or, when its Error method panics, an error that
+// says so: what a hook returns is read again by diagnostics, traces and
+// the host, none of which may crash on it.
+func sanitize(err error) (safe error) {
+	defer func() {
+		if x := recover(); x != nil {
+			safe = &PanicError{Value: fmt.Sprintf("the error (%T) the hook returned panicked in its Error method: %v", err, x), Stack: debug.Stack()}
+		}
+	}()
+	_ = err.Error()
+	return err
+}
+
+var (
+	// ErrHookFailed is matched (errors.Is) by every *HookError.
+	ErrHookFailed = errors.New("hooks: hook failed")
+	// ErrUnknownHook is returned when a declared hook does not exist.
+	ErrUnknownHook = errors.New("hooks: unknown hook")
+)
+
+// HookError is the error of a hook whose policy is FailRun: it names the
+// hook and the point, and wraps the cause.
+type HookError struct {
+	Hook  string
+	Point Point
+	Err   error
+}
+
+// Error names the hook, the point and the cause.
+func (e *HookError) Error() string {
+	return fmt.Sprintf("hooks: hook %q failed at %s: %v", e.Hook, e.Point, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *HookError) Unwrap() error { return e.Err }
+
+// Is reports whether target is ErrHookFailed.
+func (e *HookError) Is(target error) bool { return target == ErrHookFailed }
+
+// PanicError is the error a recovered panic in a hook becomes.
+type PanicError struct {
+	Value any    // what the hook panicked with
+	Stack []byte // the hook's goroutine stack at the panic
+}
+
+// Error gives the panic value; the stack is in Stack.
+func (e *PanicError) Error() string { return fmt.Sprintf("panic: %v", e.Value) }
+
+// Unwrap returns the panic value when it is an error.
+func (e *PanicError) Unwrap() error {
+	err, _ := e.Value.(error)
+	return err
+}
+
+// recoverPanic, deferred directly around a hook's call, turns a panic into
+// a *PanicError in *err, and an error whose Error method panics into one
+// that says so (sanitize): every hook call goes through it, so no error a
+// hook returns reaches the chain unchecked.
+func recoverPanic(err *error) {
+	if v := recover(); v != nil {
+		*err = &PanicError{Value: v, Stack: debug.Stack()}
+	} else if *err != nil {
+		*err = sanitize(*err)
+	}
+}
+
+// Diagnostic reports a hook's problem that did not fail the run: an error
+// under Report or Block, an AfterRun error, or a broken hook at load time.
+type Diagnostic struct {
+	Hook  string
+	Point Point // "" at load time
+	Err   error
+}
+
+// String names the hook, the point (unless at load time) and the cause.
+func (d Diagnostic) String() string {
+	switch {
+	case d.Hook == "" && d.Point == "": // about no hook: an agent file, say
+		return fmt.Sprint(d.Err)
+	case d.Hook == "":
+		return fmt.Sprintf("at %s: %v", d.Point, d.Err)
+	}
+	if d.Point == "" {
+		return fmt.Sprintf("hook %q: %v", d.Hook, d.Err)
+	}
+	return fmt.Sprintf("hook %q at %s: %v", d.Hook, d.Point, d.Err)
+}
