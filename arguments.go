@@ -3,39 +3,125 @@ package hooks
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strings"
 )
 
 // InvalidArgumentsKey is the one key of the arguments ParseArguments
-// returns for text that is not a JSON object: its value is the text as the
-// model wrote it.
+// returns for text it will not take as arguments: its value is the text as
+// the model wrote it.
 const InvalidArgumentsKey = "_invalid_json"
 
 // ParseArguments decodes a tool call's arguments as a model sent them (the
 // raw JSON of OpenAI's function.arguments, Anthropic's input, MCP's
 // arguments).
 //
-// A JSON object decodes as encoding/json does (numbers as float64). Empty
+// A JSON object decodes as encoding/json does (numbers as float64, so an
+// integer past 2^53 loses precision: pass the raw text on to the tool
+// unless ToolStep.Rewritten says a hook changed the arguments). Empty
 // text, blanks and null are no arguments: an empty map and no error.
-// Anything else (broken JSON, an array, a string) is an error, and the
-// arguments are still not empty: they hold the text under
-// InvalidArgumentsKey, so that a guard checking a key sees no value it
-// could take for safe, and a hook (or the host, on the error) can refuse
-// the call with the model's own text in the reason. Never pass an empty map
-// on an error: a guard would let it through.
+//
+// Anything else is an error, and the arguments are still not empty: they
+// hold the text under InvalidArgumentsKey, so that a guard checking a key
+// sees no value it could take for safe, and a hook (or the host, on the
+// error) can refuse the call with the model's own text in the reason. That
+// covers broken JSON, a JSON value that is not an object, and an object
+// with two keys that differ only in case (or repeat exactly) at any depth:
+// the hooks would read one value and a tool decoding the raw text into a
+// struct (encoding/json matches names without regard to case) or keeping
+// the first of two equal keys another. Never pass an empty map on an
+// error: a guard would let it through.
 func ParseArguments(raw []byte) (map[string]any, error) {
 	trimmed := bytes.TrimSpace(raw)
 	if len(trimmed) == 0 || bytes.Equal(trimmed, []byte("null")) {
 		return map[string]any{}, nil
 	}
+	invalid := func(err error) (map[string]any, error) {
+		return map[string]any{InvalidArgumentsKey: string(raw)},
+			fmt.Errorf("hooks: tool arguments are not a JSON object: %w", err)
+	}
+	if trimmed[0] != '{' {
+		if !json.Valid(trimmed) {
+			return invalid(errors.New("not valid JSON"))
+		}
+		return invalid(fmt.Errorf("a JSON %s", jsonKind(trimmed[0])))
+	}
 	var args map[string]any
-	err := json.Unmarshal(trimmed, &args)
-	if err == nil { // a non-null object: null was handled above
-		return args, nil
+	if err := json.Unmarshal(trimmed, &args); err != nil {
+		return invalid(err)
 	}
-	if _, isType := err.(*json.UnmarshalTypeError); isType {
-		err = fmt.Errorf("not a JSON object")
+	if err := distinctKeys(trimmed); err != nil {
+		return invalid(err)
 	}
-	return map[string]any{InvalidArgumentsKey: string(raw)},
-		fmt.Errorf("hooks: tool arguments are not a JSON object: %w", err)
+	return args, nil
+}
+
+// jsonKind names the kind of the valid JSON value that starts with b.
+func jsonKind(b byte) string {
+	switch b {
+	case '[':
+		return "array"
+	case '"':
+		return "string"
+	case 't', 'f':
+		return "boolean"
+	}
+	return "number"
+}
+
+// keyFrame is one object or array that distinctKeys is inside.
+type keyFrame struct {
+	keys  map[string]bool // an object's keys, folded; nil for an array
+	atKey bool            // in an object: the next token is a key
+}
+
+// distinctKeys checks that no object in the valid JSON text has two keys
+// that fold to the same name.
+func distinctKeys(text []byte) error {
+	dec := json.NewDecoder(bytes.NewReader(text))
+	var stack []keyFrame
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return nil // the end: the text was valid JSON already
+		}
+		if n := len(stack); n > 0 && stack[n-1].atKey {
+			if tok == json.Delim('}') {
+				stack = valueDone(stack[:n-1])
+				continue
+			}
+			key, folded := tok.(string), foldKey(tok.(string))
+			if stack[n-1].keys[folded] {
+				return fmt.Errorf("the key %q appears twice (keys that differ only in case count as one)", key)
+			}
+			stack[n-1].keys[folded], stack[n-1].atKey = true, false
+			continue
+		}
+		switch tok {
+		case json.Delim('{'):
+			stack = append(stack, keyFrame{keys: map[string]bool{}, atKey: true})
+		case json.Delim('['):
+			stack = append(stack, keyFrame{})
+		case json.Delim(']'):
+			stack = valueDone(stack[:len(stack)-1])
+		default:
+			stack = valueDone(stack)
+		}
+	}
+}
+
+// valueDone records that a value ended: in an object, a key comes next.
+func valueDone(stack []keyFrame) []keyFrame {
+	if n := len(stack); n > 0 && stack[n-1].keys != nil {
+		stack[n-1].atKey = true
+	}
+	return stack
+}
+
+// foldKey is the name encoding/json would match a key to, whatever its
+// case: folded down and up, so that the Kelvin sign matches k and the long
+// s matches s.
+func foldKey(k string) string {
+	return strings.ToLower(strings.ToUpper(k))
 }

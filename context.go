@@ -181,9 +181,10 @@ func (c *Context) OriginalCall() (call ToolCall, ok bool) {
 	return c.call, c.hasCall
 }
 
-// Rewritten reports, in tool points and in a ToolFunc, whether a hook
-// replaced the call's arguments (in BeforeToolExecute: a hook before this
-// one). OriginalCall gives the arguments the model sent.
+// Rewritten reports, in tool points and in a ToolFunc, whether hooks
+// changed the call's arguments (in BeforeToolExecute: hooks before this
+// one), as ToolStep.Rewritten does. OriginalCall gives the arguments the
+// model sent.
 func (c *Context) Rewritten() bool {
 	return c.rewritten
 }

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 )
 
@@ -27,6 +28,8 @@ type pendingRun struct {
 	done chan struct{}
 	run  *Run
 	err  error
+
+	starterGaveUp bool // the start failed because its caller's context ended
 }
 
 // NewRuns returns Runs that start a key's run with start (typically
@@ -51,30 +54,40 @@ func (rs *Runs[K]) Get(ctx context.Context, key K) (*Run, error) {
 		rs.runs[key] = p
 	}
 	rs.mu.Unlock()
-	if ok {
-		select {
-		case <-p.done:
-			return p.run, p.err
-		case <-ctx.Done():
-			return nil, ctx.Err()
-		}
+	if !ok {
+		rs.startRun(ctx, key, p)
+		return p.run, p.err
 	}
-	rs.startRun(ctx, key, p)
+	select {
+	case <-p.done:
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+	if p.run == nil && p.starterGaveUp && ctx.Err() == nil {
+		return rs.Get(ctx, key) // the first caller's context ended, not ours: start it ourselves
+	}
 	return p.run, p.err
 }
 
 // startRun starts p's run, forgets p if it failed, and wakes its waiters.
 func (rs *Runs[K]) startRun(ctx context.Context, key K, p *pendingRun) {
-	p.err = errors.New("hooks: the run's start panicked") // kept if it does
-	defer func() {                                        // also when start panics, so that waiters go on
+	defer func() { // also when start panics, so that waiters go on
+		v := recover()
+		if v != nil {
+			p.run, p.err = nil, fmt.Errorf("hooks: the run's start panicked: %v", v)
+		}
 		if p.err != nil || p.run == nil {
 			p.run = nil
 			if p.err == nil {
 				p.err = errors.New("hooks: the run's start returned no run")
 			}
+			p.starterGaveUp = ctx.Err() != nil
 			rs.forget(key, p) // before waking waiters, so that a retry starts anew
 		}
 		close(p.done)
+		if v != nil {
+			panic(v) // to the caller that started it, as start's own panic
+		}
 	}()
 	p.run, p.err = rs.start(ctx, key)
 }
@@ -89,7 +102,9 @@ func (rs *Runs[K]) forget(key K, p *pendingRun) {
 }
 
 // End ends key's run with end and forgets it; it reports whether there was
-// one. A run still starting is waited for first.
+// one. A run still starting is waited for first, whatever ctx says: its
+// start is bounded by its own caller's context, and a run that starts must
+// end.
 func (rs *Runs[K]) End(ctx context.Context, key K, end RunEnd) bool {
 	rs.mu.Lock()
 	p, ok := rs.runs[key]
@@ -98,8 +113,8 @@ func (rs *Runs[K]) End(ctx context.Context, key K, end RunEnd) bool {
 	return ok && endPending(ctx, p, end)
 }
 
-// Close ends every run with end, and makes later Gets fail with
-// ErrRunsClosed.
+// Close ends every run with end (waiting, as End does, for those still
+// starting), and makes later Gets fail with ErrRunsClosed.
 func (rs *Runs[K]) Close(ctx context.Context, end RunEnd) {
 	rs.mu.Lock()
 	runs := rs.runs

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"reflect"
 )
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -34,12 +35,14 @@ type ToolStep struct {
 	origArgs  map[string]any // the arguments as the model asked for them
 }
 
-// Rewritten reports whether a hook replaced the call's arguments: Call's
-// are the hooks', not the model's. A host holding the model's raw JSON
-// arguments re-encodes them only then, so that numbers past float64's
-// precision reach the tool as the model wrote them unless a hook changed
-// them.
-func (s *ToolStep) Rewritten() bool { return s.rewritten }
+// Rewritten reports whether hooks changed the call's arguments: Call's
+// are the hooks', not the model's (arguments a hook returned equal to the
+// model's are no change). A host holding the model's raw JSON arguments
+// re-encodes them only then, so that numbers past float64's precision
+// reach the tool as the model wrote them unless a hook changed them.
+func (s *ToolStep) Rewritten() bool {
+	return s.rewritten && !reflect.DeepEqual(s.origArgs, s.Call.Arguments)
+}
 
 // original returns the call as the model asked for it.
 func (s *ToolStep) original() ToolCall {
@@ -110,7 +113,7 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 		res = *step.Result
 	} else {
 		c := r.context(ctx)
-		c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
+		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		res, err = tool(c, step.Call)
 		r.release(c)
 		if err != nil {

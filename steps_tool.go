@@ -64,9 +64,9 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		step := s.step
 		if !step.rewritten {
 			step.rewritten, step.origArgs = true, step.Call.Arguments
-			s.c.rewritten = true
 		}
 		step.Call.Arguments = p.Arguments
+		s.c.rewritten = step.Rewritten()
 	}
 	switch {
 	case p.Allow != nil && !*p.Allow:
@@ -110,7 +110,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 		return res, interrupted(AfterToolExecute, "", err)
 	}
 	c := r.context(ctx)
-	c.call, c.hasCall, c.rewritten = step.original(), true, step.rewritten
+	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
 	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
 	if err := walk(r, c, AfterToolExecute, s.hs, point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}); err != nil {

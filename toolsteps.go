@@ -11,7 +11,10 @@ import "sync"
 //	step, err := run.BeforeToolExecute(ctx, call)
 //	steps.Put(step)
 //	…
-//	step, _ := steps.Take(call.ID) // a zero step counts as every hook entered
+//	step, ok := steps.Take(call.ID)
+//	if !ok { // no before-callback kept one: every hook counts as entered
+//		step.Call = call
+//	}
 //	res, err = run.AfterToolExecute(ctx, step, res)
 type ToolSteps struct {
 	mu    sync.Mutex
