@@ -94,8 +94,7 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 
 // observer is a hook that only watches an after-point and must see what the
 // model or the run finally got, whatever its place in the list: the
-// advisory command events (seed 004: "the post hook observes the final
-// result").
+// advisory command events ("the post hook observes the final result").
 type observer interface{ observesFinal() bool }
 
 // observersLast moves the observers of an after-point's execution order to

@@ -142,7 +142,7 @@ func (h *commandHook) Handles(p Point) bool { return p == h.point }
 // hookPolicy is Report (fail open), or Block with failClosed.
 // observesFinal: the advisory events after a call (post_tool_call,
 // turn_end, session_end) run after every other hook of their point, so
-// that they observe what the model or the run finally got (seed 004).
+// that they observe what the model or the run finally got.
 func (h *commandHook) observesFinal() bool {
 	switch h.point {
 	case AfterToolExecute, AfterModelResponse, AfterRun:

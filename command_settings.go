@@ -17,7 +17,7 @@ import (
 )
 
 // CommandHookConfig is one entry of the "hooks" list of a settings file:
-// an external command run at an event (seed 004).
+// an external command run at an event.
 type CommandHookConfig struct {
 	Name       string   `json:"name,omitempty"` // the hook's name; "": "<event>#<index>"
 	Event      string   `json:"event"`
