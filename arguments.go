@@ -51,8 +51,8 @@ func ParseArguments(raw []byte) (map[string]any, error) {
 	if err := json.Unmarshal(trimmed, &args); err != nil {
 		return invalid(err)
 	}
-	if err := distinctKeys(trimmed); err != nil {
-		return invalid(err)
+	if members(trimmed) != entries(args) || foldCollides(args) {
+		return invalid(duplicateKey(trimmed)) // rare: the slow walk names the key
 	}
 	return args, nil
 }
@@ -76,15 +76,96 @@ type keyFrame struct {
 	atKey bool            // in an object: the next token is a key
 }
 
-// distinctKeys checks that no object in the valid JSON text has two keys
-// that fold to the same name.
-func distinctKeys(text []byte) error {
+// members counts the members of every object in the valid JSON text: the
+// colons outside strings. With entries, it finds an exact duplicate key
+// (which the decoded map keeps once) without decoding the text again.
+func members(text []byte) int {
+	n, inString, escaped := 0, false, false
+	for _, b := range text {
+		switch {
+		case escaped:
+			escaped = false
+		case inString && b == '\\':
+			escaped = true
+		case b == '"':
+			inString = !inString
+		case !inString && b == ':':
+			n++
+		}
+	}
+	return n
+}
+
+// entries counts the keys of every map in v.
+func entries(v any) int {
+	n := 0
+	switch v := v.(type) {
+	case map[string]any:
+		n += len(v)
+		for _, x := range v {
+			n += entries(x)
+		}
+	case []any:
+		for _, x := range v {
+			n += entries(x)
+		}
+	}
+	return n
+}
+
+// foldCollides says whether a map in v has two keys that fold to the same
+// name. Keys of lowercase ASCII letters, digits and punctuation fold to
+// themselves: only a map with another key pays for folding.
+func foldCollides(v any) bool {
+	switch v := v.(type) {
+	case map[string]any:
+		if len(v) > 1 && !allFolded(v) {
+			seen := make(map[string]bool, len(v))
+			for k := range v {
+				f := foldKey(k)
+				if seen[f] {
+					return true
+				}
+				seen[f] = true
+			}
+		}
+		for _, x := range v {
+			if foldCollides(x) {
+				return true
+			}
+		}
+	case []any:
+		for _, x := range v {
+			if foldCollides(x) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// allFolded says whether every key of m is already folded: ASCII without
+// capitals.
+func allFolded(m map[string]any) bool {
+	for k := range m {
+		for i := 0; i < len(k); i++ {
+			if c := k[i]; c >= 0x80 || ('A' <= c && c <= 'Z') {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// duplicateKey walks the valid JSON text token by token and names the
+// first key of an object that folds to the same name as an earlier one.
+func duplicateKey(text []byte) error {
 	dec := json.NewDecoder(bytes.NewReader(text))
 	var stack []keyFrame
 	for {
 		tok, err := dec.Token()
 		if err != nil {
-			return nil // the end: the text was valid JSON already
+			return errors.New("a key appears twice") // not reached: the caller found one
 		}
 		if n := len(stack); n > 0 && stack[n-1].atKey {
 			if tok == json.Delim('}') {

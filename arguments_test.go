@@ -255,3 +255,35 @@ func TestRewrittenIsFalseForAnAnswerAndAZeroStep(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, seen.after)
 }
+
+// Colons and quotes inside strings are not members, and keys that differ
+// only outside ASCII letters (or in a nested array's objects) are distinct.
+func TestParseArgumentsCountsOnlyRealKeys(t *testing.T) {
+	for _, raw := range []string{
+		`{"a":"x:y\"z:\\","b":[{"c":1},{"c":2}],"é":1,"É:":2}`,
+		`{"K":1,"k2":2}`,
+		`{"a":{"b":{"c":[{"d":"::"}]}}}`,
+	} {
+		args, err := hooks.ParseArguments([]byte(raw))
+		require.NoError(t, err, raw)
+		assert.NotContains(t, args, hooks.InvalidArgumentsKey, raw)
+	}
+	for _, raw := range []string{
+		`{"b":[{"c":1,"c":2}]}`,
+		`{"é":1,"É":2}`,
+		"{\"k\":1,\"\u212a\":2}", // the Kelvin sign
+	} {
+		_, err := hooks.ParseArguments([]byte(raw))
+		assert.ErrorContains(t, err, "appears twice", raw)
+	}
+}
+
+func BenchmarkParseArguments(b *testing.B) {
+	raw := []byte(`{"path":"/workspace/notes.txt","limit":100,"options":{"encoding":"utf-8","follow":true}}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := hooks.ParseArguments(raw); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -55,6 +55,8 @@ type Chain struct {
 	afterModel  []entry[AfterModelResponseHook] // in execution order
 	beforeTool  []entry[BeforeToolExecuteHook]
 	afterTool   []entry[AfterToolExecuteHook] // in execution order
+	wrapTool    []entry[WrapToolHook]         // outermost first
+	wrapModel   []entry[WrapModelHook]        // outermost first
 	// Trust: the hooks that may deny decide first, then the others
 	// recommend (Chain.DecideTrust); each list in list order.
 	trustDeciders     []entry[trustDecider]
@@ -182,6 +184,12 @@ func (c *Chain) add(i int, h Hook) bool {
 	if x, ok := inner.(AfterToolExecuteHook); ok && handles(h, AfterToolExecute) {
 		c.afterTool = append(c.afterTool, entry[AfterToolExecuteHook]{x, i, policy})
 	}
+	if x, ok := inner.(WrapToolHook); ok && handles(h, WrapToolCall) {
+		c.wrapTool = append(c.wrapTool, entry[WrapToolHook]{x, i, policy})
+	}
+	if x, ok := inner.(WrapModelHook); ok && handles(h, WrapModelCall) {
+		c.wrapModel = append(c.wrapModel, entry[WrapModelHook]{x, i, policy})
+	}
 	if handles(h, BeforeTrustDecision) {
 		if x, ok := inner.(trustDecider); ok {
 			c.trustDeciders = append(c.trustDeciders, entry[trustDecider]{x, i, policy})
@@ -195,7 +203,8 @@ func (c *Chain) add(i int, h Hook) bool {
 // entries counts the chain's hooks over all points.
 func (c *Chain) entries() int {
 	return len(c.beforeRun) + len(c.afterRun) + len(c.beforeModel) + len(c.afterModel) +
-		len(c.beforeTool) + len(c.afterTool) + len(c.trustDeciders) + len(c.trustRecommenders)
+		len(c.beforeTool) + len(c.afterTool) + len(c.wrapTool) + len(c.wrapModel) +
+		len(c.trustDeciders) + len(c.trustRecommenders)
 }
 
 // handles reports whether h handles p: it implements p's method and, if it
@@ -222,6 +231,10 @@ func handles(h Hook, p Point) bool {
 		_, ok = h.(BeforeToolExecuteHook)
 	case AfterToolExecute:
 		_, ok = h.(AfterToolExecuteHook)
+	case WrapToolCall:
+		_, ok = h.(WrapToolHook)
+	case WrapModelCall:
+		_, ok = h.(WrapModelHook)
 	case BeforeTrustDecision:
 		_, ok = h.(BeforeTrustDecisionHook)
 		if _, decides := h.(trustDecider); decides {

@@ -12,6 +12,8 @@ type Funcs struct {
 	AfterModelResponse func(c *Context, resp ModelResponse) (*ModelResponsePatch, error)
 	BeforeToolExecute  func(c *Context, call ToolCall) (*ToolCallPatch, error)
 	AfterToolExecute   func(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error)
+	WrapTool           func(c *Context, call ToolCall, next ToolFunc) (ToolResult, error)       // see WrapToolHook
+	WrapModel          func(c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) // see WrapModelHook
 }
 
 // Name returns f.HookName.
@@ -32,6 +34,10 @@ func (f Funcs) Handles(p Point) bool {
 		return f.BeforeToolExecute != nil
 	case AfterToolExecute:
 		return f.AfterToolExecute != nil
+	case WrapToolCall:
+		return f.WrapTool != nil
+	case WrapModelCall:
+		return f.WrapModel != nil
 	}
 	return false
 }
@@ -68,4 +74,10 @@ func (h funcsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch,
 }
 func (h funcsHook) AfterToolExecute(c *Context, call ToolCall, r ToolResult) (*ToolResultPatch, error) {
 	return h.f.AfterToolExecute(c, call, r)
+}
+func (h funcsHook) WrapTool(c *Context, call ToolCall, next ToolFunc) (ToolResult, error) {
+	return h.f.WrapTool(c, call, next)
+}
+func (h funcsHook) WrapModel(c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
+	return h.f.WrapModel(c, req, next)
 }

@@ -26,6 +26,8 @@ type Run struct {
 	memo       memoTable
 	ended      atomic.Bool
 
+	warnedUnwrapped [2]atomic.Bool // tool, model: the host ran a call itself past the wraps
+
 	template Context // what every Context of the run starts as
 }
 
@@ -77,7 +79,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	for _, e := range r.chain.beforeRun {
 		c.hook = e.index
 		p, err := callBeforeRun(e.h, c, start)
-		t0 = r.traced(t0, BeforeRun, e.index, e.policy, runVerdict(p, err))
+		t0 = r.traced(t0, c, BeforeRun, e.index, e.policy, runVerdict(p, err))
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
 				outcome := Failed
@@ -172,7 +174,7 @@ func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
 		}
 		c.hook = e.index
 		err := callAfterRun(e.h, c, end)
-		t0 = r.traced(t0, AfterRun, e.index, Report, runVerdict(nil, err))
+		t0 = r.traced(t0, c, AfterRun, e.index, Report, runVerdict(nil, err))
 		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
 		}

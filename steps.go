@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"reflect"
+	"sync/atomic"
 )
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -12,7 +13,8 @@ type ModelStep struct {
 	Response *ModelResponse // non-nil: a hook answered; do not call the model
 	End      *End           // non-nil: end the run with End.Output
 
-	entered int // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
+	entered int          // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
+	wrapped *atomic.Bool // with wrap hooks: set when ExecuteModel ran the call
 }
 
 // ModelReply is the model's reply after the AfterModelResponse hooks.
@@ -33,6 +35,7 @@ type ToolStep struct {
 	entered   int            // hooks entered: list index + 1 of the hook that answered or refused; 0: all of them
 	rewritten bool           // a hook replaced the arguments: origArgs are the model's
 	origArgs  map[string]any // the arguments as the model asked for them
+	wrapped   *atomic.Bool   // with wrap hooks: set when ExecuteTool ran the tool
 }
 
 // Rewritten reports whether hooks changed the call's arguments: Call's
@@ -70,9 +73,9 @@ type ToolFunc func(c *Context, call ToolCall) (ToolResult, error)
 type ModelFunc func(c *Context, req ModelRequest) (ModelResponse, error)
 
 // CallModel runs one model call through the chain: BeforeModelRequest,
-// then model (unless a hook answered or ended the run), then
-// AfterModelResponse on the entered hooks. A model error is returned as
-// is, and no after-hook runs.
+// then model inside the wrap hooks (unless a hook answered or ended the
+// run), then AfterModelResponse on the entered hooks. A model error is
+// returned as is, and no after-hook runs.
 func (r *Run) CallModel(ctx context.Context, req ModelRequest, model ModelFunc) (ModelReply, error) {
 	step, err := r.BeforeModelRequest(ctx, req)
 	if err != nil {
@@ -81,25 +84,18 @@ func (r *Run) CallModel(ctx context.Context, req ModelRequest, model ModelFunc) 
 	if step.End != nil {
 		return ModelReply{End: step.End}, nil
 	}
-	var resp ModelResponse
-	if step.Response != nil {
-		resp = *step.Response
-	} else {
-		c := r.context(ctx)
-		resp, err = model(c, step.Request)
-		r.release(c)
-		if err != nil {
-			return ModelReply{Response: resp}, err
-		}
+	resp, err := r.ExecuteModel(ctx, step, model)
+	if err != nil {
+		return ModelReply{Response: resp}, err
 	}
 	return r.AfterModelResponse(ctx, step, resp)
 }
 
 // CallTool runs one tool call through the chain: BeforeToolExecute, then
-// tool (unless a hook refused or answered), then AfterToolExecute on the
-// entered hooks. A refusal is returned as the error result the model
-// reads, with a nil error. A tool error is returned as is, and no
-// after-hook runs.
+// tool inside the wrap hooks (unless a hook refused or answered), then
+// AfterToolExecute on the entered hooks. A refusal is returned as the error
+// result the model reads, with a nil error. A tool error is returned as
+// is, and no after-hook runs.
 func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolResult, error) {
 	step, err := r.BeforeToolExecute(ctx, call)
 	if err != nil {
@@ -108,17 +104,9 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 	if step.Refused {
 		return *step.Result, nil
 	}
-	var res ToolResult
-	if step.Result != nil {
-		res = *step.Result
-	} else {
-		c := r.context(ctx)
-		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
-		res, err = tool(c, step.Call)
-		r.release(c)
-		if err != nil {
-			return res, err
-		}
+	res, err := r.ExecuteTool(ctx, step, tool)
+	if err != nil {
+		return res, err
 	}
 	return r.AfterToolExecute(ctx, step, res)
 }

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"sync/atomic"
 )
 
 // BeforeModelRequest runs the BeforeModelRequest hooks in list order on
@@ -24,6 +25,9 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	}
 	if step.entered == 0 {
 		r.modelCalls.Add(1)
+		if len(r.chain.wrapModel) > 0 {
+			step.wrapped = new(atomic.Bool) // so that AfterModelResponse can tell the wraps were skipped
+		}
 	}
 	return step, nil
 }
@@ -81,6 +85,9 @@ func (s *beforeModel) refuse(int, string) verdict { return noOpinion } // a mode
 func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp ModelResponse) (ModelReply, error) {
 	if step.End != nil {
 		return ModelReply{Response: resp, End: step.End}, nil
+	}
+	if step.wrapped != nil && !step.wrapped.Load() {
+		r.unwrapped(WrapModelCall, wrapNames(r.chain, r.chain.wrapModel))
 	}
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)

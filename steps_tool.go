@@ -1,6 +1,9 @@
 package hooks
 
-import "context"
+import (
+	"context"
+	"sync/atomic"
+)
 
 // BeforeToolExecute runs the BeforeToolExecute hooks in list order on
 // call. The first refusal (Allow false, a *ToolError, or an error under
@@ -21,6 +24,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	}
 	hs := r.chain.beforeTool
 	if len(hs) == 0 {
+		r.expectWrapTool(step)
 		return nil
 	}
 	c := r.context(ctx)
@@ -33,7 +37,16 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	if err := ctx.Err(); err != nil && !step.Refused { // a refusal stands; an answer past the deadline does not
 		return interrupted(BeforeToolExecute, "", err)
 	}
+	r.expectWrapTool(step)
 	return nil
+}
+
+// expectWrapTool marks a step whose tool must run inside the chain's wrap
+// hooks, so that AfterToolExecute can tell when the host ran it itself.
+func (r *Run) expectWrapTool(step *ToolStep) {
+	if len(r.chain.wrapTool) > 0 && step.Result == nil {
+		step.wrapped = new(atomic.Bool)
+	}
 }
 
 // beforeTool is the walk of BeforeToolExecute; step.Call is the call as
@@ -105,6 +118,9 @@ func (s *beforeTool) refuse(index int, reason string) verdict {
 func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResult) (ToolResult, error) {
 	if step.Refused && step.Result != nil {
 		return *step.Result, nil
+	}
+	if step.wrapped != nil && !step.wrapped.Load() {
+		r.unwrapped(WrapToolCall, wrapNames(r.chain, r.chain.wrapTool))
 	}
 	if err := ctx.Err(); err != nil {
 		return res, interrupted(AfterToolExecute, "", err)

@@ -25,6 +25,7 @@ type TraceEvent struct {
 	RunID    string
 	Hook     string
 	Point    Point
+	CallID   string // in tool points and WrapToolCall: the ID of the tool call
 	Duration time.Duration
 	Decision Decision
 	Changed  []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
@@ -74,13 +75,17 @@ func (r *Run) traceStart() (t0 time.Time, on bool) {
 // traced reports one invocation that began at t0 and decided v, if
 // tracing is on, and returns when it ended: the start of the next one (one
 // clock read a hook). It reports v as the walk acted on it.
-func (r *Run) traced(t0 time.Time, p Point, index int, policy Policy, v verdict) time.Time {
+func (r *Run) traced(t0 time.Time, c *Context, p Point, index int, policy Policy, v verdict) time.Time {
 	fn := r.chain.opts.trace
 	if fn == nil {
 		return t0
 	}
 	now := time.Now()
-	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, Duration: now.Sub(t0),
+	var callID string
+	if c.hasCall {
+		callID = c.call.ID
+	}
+	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
 		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})
 	return now
 }

@@ -63,7 +63,7 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P]) 
 			v = s.apply(p, e.index)
 		}
 		if tracing {
-			t0 = r.traced(t0, at, e.index, e.policy, v)
+			t0 = r.traced(t0, c, at, e.index, e.policy, v)
 		}
 		if v.err != nil {
 			if err := r.failure(c.Context, at, e.index, e.policy, v.err); err != nil {

@@ -1,0 +1,210 @@
+package hooks
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// The points of wrap hooks. They are not in Points(): they wrap the call
+// between BeforeToolExecute and AfterToolExecute (and between
+// BeforeModelRequest and AfterModelResponse) rather than mark a point of
+// the loop. A TraceEvent, Diagnostic or HookError of a wrap hook names them.
+const (
+	WrapToolCall  Point = "wrapToolCall"
+	WrapModelCall Point = "wrapModelCall"
+)
+
+// WrapToolHook wraps the tool call itself, with next the rest of it: to
+// retry a flaky tool, time it, put a span, a timeout or a circuit breaker
+// around it. Wraps sit innermost, as LangChain's wrap_tool_call does: every
+// before-hook has run (the wrap sees the call as rewritten, ready to run;
+// Context.OriginalCall gives the model's), then the wraps run in list
+// order around the tool, each one's next calling the following wrap, the
+// last one's the tool; then the after-hooks run once, on what the
+// outermost wrap returned. So a retry runs the tool again, not the guards
+// (nobody is asked twice to approve one call), and the after-hooks (a
+// redaction) see only the final result.
+//
+// A wrap may call next any number of times (each call runs the inner wraps
+// and the tool again), change the call it passes, or answer without
+// calling it. To give the inner layers another context (a timeout), pass
+// c.WithContext(ctx). An error a wrap returns is the call's error, as a
+// tool's is: outer wraps see it (and may retry), then Run.CallTool returns
+// it and no after-hook runs. A panic is the hook's failure under its
+// policy: under FailRun the call fails with a *HookError; otherwise the
+// layer is skipped (a Diagnostic), keeping the result of its last call of
+// next if it made one. Wraps run only when the host lets the library run
+// the tool: Run.CallTool, or Run.ExecuteTool between the split methods.
+type WrapToolHook interface {
+	Hook
+	WrapTool(c *Context, call ToolCall, next ToolFunc) (ToolResult, error)
+}
+
+// WrapModelHook wraps the model call itself, with next the rest of it: to
+// retry, fall back to another model, or time the call. It sits innermost,
+// after the BeforeModelRequest hooks and before the AfterModelResponse
+// hooks, with the rules of WrapToolHook.
+type WrapModelHook interface {
+	Hook
+	WrapModel(c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error)
+}
+
+// WithContext returns a copy of c whose context.Context is ctx, for a wrap
+// hook that gives the rest of the call another context (a deadline):
+// next(c.WithContext(ctx), call). The copy is valid as long as c is.
+func (c *Context) WithContext(ctx context.Context) *Context {
+	d := *c
+	d.Context = ctx
+	return &d
+}
+
+// ExecuteTool runs tool for a step BeforeToolExecute let through, inside
+// the chain's wrap hooks: for hosts that use the split methods and run the
+// tool themselves. A step that was refused or answered runs nothing and
+// returns its Result. Run.CallTool calls it; a host that runs a tool
+// between the split methods without it skips the wraps, and the chain
+// says so once per run, as a Diagnostic.
+func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
+	if step.Result != nil {
+		return *step.Result, nil
+	}
+	ws := r.chain.wrapTool
+	if len(ws) == 0 { // the common case, kept free of the layers' allocations
+		c := r.context(ctx)
+		defer r.release(c)
+		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
+		return tool(c, step.Call)
+	}
+	if step.wrapped != nil {
+		step.wrapped.Store(true)
+	}
+	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: ws, step: &step, call: tool,
+		wrap: func(h WrapToolHook, c *Context, call ToolCall, next ToolFunc) (ToolResult, error) {
+			return h.WrapTool(c, call, next)
+		}}
+	return l.run(ctx, 0, step.Call)
+}
+
+// ExecuteModel calls model for a step BeforeModelRequest let through,
+// inside the chain's wrap hooks, as ExecuteTool does for tools. A step
+// that a hook answered returns its Response; one that ended the run, an
+// empty response.
+func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc) (ModelResponse, error) {
+	switch {
+	case step.End != nil:
+		return ModelResponse{}, nil
+	case step.Response != nil:
+		return *step.Response, nil
+	}
+	ws := r.chain.wrapModel
+	if len(ws) == 0 {
+		c := r.context(ctx)
+		defer r.release(c)
+		return model(c, step.Request)
+	}
+	if step.wrapped != nil {
+		step.wrapped.Store(true)
+	}
+	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: ws, call: model,
+		wrap: func(h WrapModelHook, c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
+			return h.WrapModel(c, req, next)
+		}}
+	return l.run(ctx, 0, step.Request)
+}
+
+// layers is one call through the wraps ws (hooks H) around call, on a
+// payload X with a result R.
+type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
+	r    *Run
+	at   Point
+	ws   []entry[H]
+	step *ToolStep // tool calls: every layer's Context gives the model's call
+	call F
+	wrap func(h H, c *Context, x X, next F) (R, error)
+}
+
+// run runs layer i (the call itself past the last wrap) on x.
+func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
+	r := l.r
+	c := r.context(ctx)
+	defer r.release(c)
+	if l.step != nil {
+		c.call, c.hasCall, c.rewritten = l.step.original(), true, l.step.Rewritten()
+	}
+	if i == len(l.ws) {
+		return l.call(c, x)
+	}
+	e := l.ws[i]
+	c.hook = e.index
+	var last struct { // what the layer's last call of next gave it
+		called bool
+		res    R
+		err    error
+	}
+	next := F(func(inner *Context, x X) (R, error) {
+		cx := ctx
+		if inner != nil && inner.Context != nil {
+			cx = inner.Context // the wrap gave the rest of the call another context
+		}
+		last.called = true
+		last.res, last.err = l.run(cx, i+1, x)
+		return last.res, last.err
+	})
+	t0, tracing := r.traceStart()
+	res, err, panicked := callWrap(l.wrap, e.h, c, x, next)
+	if tracing {
+		v := noOpinion
+		switch {
+		case panicked != nil:
+			v = verdict{decision: DecisionErrored, err: panicked}
+		case !last.called:
+			v = verdict{decision: DecisionAnswered}
+		}
+		r.traced(t0, c, l.at, e.index, e.policy, v)
+	}
+	if panicked == nil {
+		return res, err // a returned error is the call's, as a tool's is
+	}
+	if err := r.failure(ctx, l.at, e.index, e.policy, panicked); err != nil {
+		return res, err
+	}
+	if last.called { // the layer failed after its call: keep what the call gave it
+		return last.res, last.err
+	}
+	return next(c, x) // the layer failed before its call: skip it
+}
+
+// callWrap runs one wrap; panicked is its panic, as a *PanicError.
+func callWrap[H, X, R, F any](wrap func(H, *Context, X, F) (R, error), h H, c *Context, x X, next F) (res R, err, panicked error) {
+	defer recoverPanic(&panicked)
+	res, err = wrap(h, c, x, next)
+	return res, err, nil
+}
+
+// unwrapped tells the host, once per run, that it ran a call itself
+// between the split methods, so the wraps did not run.
+func (r *Run) unwrapped(at Point, names []string) {
+	warned := &r.warnedUnwrapped[0]
+	if at == WrapModelCall {
+		warned = &r.warnedUnwrapped[1]
+	}
+	if !warned.CompareAndSwap(false, true) {
+		return
+	}
+	how := "Run.CallTool, or Run.ExecuteTool between BeforeToolExecute and AfterToolExecute"
+	if at == WrapModelCall {
+		how = "Run.CallModel, or Run.ExecuteModel between BeforeModelRequest and AfterModelResponse"
+	}
+	r.chain.diagnose(Diagnostic{Point: at, Err: fmt.Errorf(
+		"the wrap hooks %s did not run: the host made the call itself; use %s", strings.Join(names, ", "), how)})
+}
+
+// wrapNames names the wrap hooks ws, for the diagnostic of unwrapped.
+func wrapNames[H any](c *Chain, ws []entry[H]) []string {
+	names := make([]string, len(ws))
+	for i, e := range ws {
+		names[i] = c.names[e.index]
+	}
+	return names
+}
