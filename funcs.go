@@ -12,7 +12,7 @@ type Funcs struct {
 	AfterModelResponse func(c *Context, resp ModelResponse) (*ModelResponsePatch, error)
 	BeforeToolExecute  func(c *Context, call ToolCall) (*ToolCallPatch, error)
 	AfterToolExecute   func(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error)
-	WrapTool           func(c *Context, call ToolCall, next ToolFunc) (ToolResult, error)       // see WrapToolHook
+	WrapTool           func(c *Context, call ToolCall, next ToolFunc) (ToolResult, error)        // see WrapToolHook
 	WrapModel          func(c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) // see WrapModelHook
 }
 
