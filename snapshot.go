@@ -21,16 +21,18 @@ type snapshotDoc struct {
 	ModelCalls int64                                 `json:"modelCalls"`
 	States     map[string]json.RawMessage            `json:"states,omitempty"`
 	Memo       map[string]map[string]json.RawMessage `json:"memo,omitempty"`
+	Ended      bool                                  `json:"ended,omitempty"` // AfterRun has run
 }
 
 // Snapshot returns the run's durable state as versioned JSON: its id and
-// input, the model-call count, each hook's state (by hook name) and the
-// finished Memo results. Chain.Resume continues from it, in this process
-// or another. A state or memo value that does not marshal to JSON is an
-// error naming the hook.
+// input, the model-call count, each hook's state (by hook name), the
+// finished Memo results, and whether the run has ended. Chain.Resume
+// continues from it, in this process or another; Chain.Rehydrate carries
+// it on between the steps of a durable run. A state or memo value that
+// does not marshal to JSON is an error naming the hook.
 func (r *Run) Snapshot() ([]byte, error) {
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
-		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}}
+		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}, Ended: r.ended.Load()}
 	r.stateMu.Lock()
 	states := append([]any(nil), r.states...)
 	r.stateMu.Unlock()
@@ -59,12 +61,39 @@ func (r *Run) Snapshot() ([]byte, error) {
 	return json.Marshal(doc)
 }
 
-// Resume continues a run from a Snapshot: it restores the run id, input,
-// model-call count, hook states and memo results, then runs the BeforeRun
-// hooks with Resumed true (a nil State keeps the restored one). States of
-// hooks no longer in the chain are dropped. A snapshot that is not JSON,
-// not a run snapshot, or of another version is an error saying so.
+// Resume continues a run from a Snapshot after a pause (an approval, a
+// restart): it restores the run id, input, model-call count, hook states
+// and memo results, then runs the BeforeRun hooks with Resumed true (a nil
+// State keeps the restored one). States of hooks no longer in the chain
+// are dropped. A snapshot that is not JSON, not a run snapshot, of another
+// version, or of a run that has ended is an error saying so.
 func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, error) {
+	r, err := c.restore(host, snapshot)
+	if err != nil {
+		return nil, err
+	}
+	if r.ended.Load() {
+		return nil, fmt.Errorf("hooks: run %s has ended: it cannot resume", r.id)
+	}
+	if err := r.beforeRun(ctx, RunStart{RunID: r.id, Input: r.input, Resumed: true}); err != nil {
+		return nil, err
+	}
+	return r, nil
+}
+
+// Rehydrate continues a run from a Snapshot without running any hook: for
+// a durable host (a workflow engine) that carries the snapshot from one
+// step of the run to the next, each step perhaps in another process, and
+// makes the run again at every step. The run is the same run, not a
+// resumed one: BeforeRun ran once, when it started, and runs again only
+// through Resume. AfterRun runs once across all the steps: Run.End on a
+// run rehydrated from a snapshot taken after the end does nothing.
+func (c *Chain) Rehydrate(host Host, snapshot []byte) (*Run, error) {
+	return c.restore(host, snapshot)
+}
+
+// restore makes the run a snapshot describes, running no hook.
+func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 	if c == nil {
 		c = emptyChain
 	}
@@ -86,6 +115,7 @@ func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, e
 	}
 	r := c.newRun(host, doc.RunID, doc.Input)
 	r.modelCalls.Store(doc.ModelCalls)
+	r.ended.Store(doc.Ended)
 	for i, name := range c.names {
 		raw, ok := doc.States[name]
 		if !ok {
@@ -95,8 +125,18 @@ func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, e
 			return nil, fmt.Errorf("hooks: corrupt run snapshot: state of hook %q: %w", name, err)
 		}
 	}
-	memo := make(map[string]map[string]any, len(doc.Memo))
-	for h, keys := range doc.Memo {
+	memo, err := decodeMemo(doc.Memo)
+	if err != nil {
+		return nil, err
+	}
+	r.memo.restore(memo)
+	return r, nil
+}
+
+// decodeMemo reads a snapshot's memo results.
+func decodeMemo(doc map[string]map[string]json.RawMessage) (map[string]map[string]any, error) {
+	memo := make(map[string]map[string]any, len(doc))
+	for h, keys := range doc {
 		memo[h] = make(map[string]any, len(keys))
 		for key, raw := range keys {
 			var v any
@@ -106,9 +146,5 @@ func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, e
 			memo[h][key] = v
 		}
 	}
-	r.memo.restore(memo)
-	if err := r.beforeRun(ctx, RunStart{RunID: doc.RunID, Input: doc.Input, Resumed: true}); err != nil {
-		return nil, err
-	}
-	return r, nil
+	return memo, nil
 }
