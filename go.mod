@@ -3,6 +3,7 @@ module github.com/rienda/hooks
 go 1.26
 
 require (
+	github.com/dlclark/regexp2 v1.11.4
 	github.com/dop251/goja v0.0.0-20260311135729-065cd970411c
 	github.com/stretchr/testify v1.12.1
 	go.uber.org/goleak v1.3.0
@@ -10,7 +11,6 @@ require (
 )
 
 require (
-	github.com/dlclark/regexp2 v1.11.4 // indirect
 	github.com/go-sourcemap/sourcemap v2.1.3+incompatible // indirect
 	github.com/google/pprof v0.0.0-20230207041349-798e818bf904 // indirect
 	github.com/kr/text v0.2.0 // indirect
