@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"reflect"
 	"strings"
 )
 
@@ -76,10 +77,17 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		return tool(c, step.Call)
 	}
+	return r.wrapTool(ctx, step, tool)
+}
+
+// wrapTool is ExecuteTool through the wraps. It is a function of its own
+// so that the step it keeps a pointer to is not moved to the heap on
+// ExecuteTool's common path.
+func (r *Run) wrapTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
 	if step.wrapped != nil {
 		step.wrapped.Store(true)
 	}
-	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: ws, step: &step, call: tool,
+	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: r.chain.wrapTool, step: &step, call: tool,
 		wrap: func(h WrapToolHook, c *Context, call ToolCall, next ToolFunc) (ToolResult, error) {
 			return h.WrapTool(c, call, next)
 		}}
@@ -103,10 +111,15 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 		defer r.release(c)
 		return model(c, step.Request)
 	}
+	return r.wrapModel(ctx, step, model)
+}
+
+// wrapModel is ExecuteModel through the wraps, kept apart as wrapTool is.
+func (r *Run) wrapModel(ctx context.Context, step ModelStep, model ModelFunc) (ModelResponse, error) {
 	if step.wrapped != nil {
 		step.wrapped.Store(true)
 	}
-	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: ws, call: model,
+	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: r.chain.wrapModel, call: model,
 		wrap: func(h WrapModelHook, c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
 			return h.WrapModel(c, req, next)
 		}}
@@ -130,7 +143,10 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	c := r.context(ctx)
 	defer r.release(c)
 	if l.step != nil {
-		c.call, c.hasCall, c.rewritten = l.step.original(), true, l.step.Rewritten()
+		// The layer's call may be an outer wrap's: Rewritten compares it
+		// with the model's, so that a host re-encodes a wrap's change too.
+		c.call, c.hasCall = l.step.original(), true
+		c.rewritten = !reflect.DeepEqual(c.call.Arguments, any(x).(ToolCall).Arguments)
 	}
 	if i == len(l.ws) {
 		return l.call(c, x)
