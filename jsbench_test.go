@@ -3,6 +3,8 @@ package hooks
 import (
 	"context"
 	"os/exec"
+	"strconv"
+	"strings"
 	"testing"
 	"time"
 
@@ -150,4 +152,62 @@ func BenchmarkNodeSpawn(b *testing.B) {
 			b.Fatalf("node: %v %q", err, out)
 		}
 	}
+}
+
+// historyText is one 2 KB message of a long conversation.
+var historyText = strings.Repeat("The quick brown fox jumps over the lazy dog. ", 46)[:2048]
+
+// history is a conversation of n messages of 2 KB, turns alternating.
+func history(n int) []Message {
+	msgs := make([]Message, n)
+	for i := range msgs {
+		msgs[i] = Message{Role: [...]string{"user", "assistant"}[i%2], Text: historyText}
+	}
+	return msgs
+}
+
+// benchHistory calls a JS beforeModelRequest hook through a run, back to
+// back, with histories of 10, 100 and 1,000 messages.
+func benchHistory(b *testing.B, source string) {
+	for _, n := range []int{10, 100, 1000} {
+		b.Run(strconv.Itoa(n), func(b *testing.B) {
+			h, err := CompileJS("history", source, func(d Diagnostic) { b.Fatal(d.Err) })
+			if err != nil {
+				b.Fatal(err)
+			}
+			chain, err := NewChain([]Hook{h})
+			if err != nil {
+				b.Fatal(err)
+			}
+			run, err := chain.Start(context.Background(), Host{}, RunStart{RunID: "bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			req := ModelRequest{System: "You are terse.", Messages: history(n)}
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := run.BeforeModelRequest(context.Background(), req); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.StopTimer()
+			h.(*jsHook).refills.Wait()
+		})
+	}
+}
+
+// BenchmarkJSHistory is a hook that reads only the system prompt: its cost
+// must not grow with the history it does not read.
+func BenchmarkJSHistory(b *testing.B) {
+	benchHistory(b, `exports.beforeModelRequest = (ctx, req) => ({ system: req.system + "\nBe kind." })`)
+}
+
+// BenchmarkJSHistoryRead is a hook that reads every message's text: it
+// pays for what it reads, once.
+func BenchmarkJSHistoryRead(b *testing.B) {
+	benchHistory(b, `exports.beforeModelRequest = (ctx, req) => {
+		let n = 0;
+		for (const m of req.messages) n += m.text.length;
+		return { system: req.system + "\n" + n + " characters so far." };
+	}`)
 }

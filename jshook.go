@@ -5,8 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
-	"sync"
-	"sync/atomic"
+	"strings"
 	"time"
 
 	"github.com/dop251/goja"
@@ -19,20 +18,15 @@ import (
 // Runtimes are prepared ahead (module evaluated, ctx built) off the hot
 // path; a call that finds none ready prepares its own.
 type jsHook struct {
-	name        string
-	timeout     time.Duration        // 0: none, per the seed
-	evalTimeout time.Duration        // bounds preparing a runtime ahead (evalTimeout when loaded)
-	prog        *jsrt.Program        // nil: a broken hook, handling nothing
-	exports     [len(allPoints)]bool // by pointIndex
-	ready       jsPool
-	filling     atomic.Bool
-	lastEnd     atomic.Int64   // when the last call ended, as time.Since(epoch)
-	dry         atomic.Bool    // calls came back to back and found no runtime ready
-	refills     sync.WaitGroup // running refills (benchmarks wait on it)
+	name    string
+	timeout time.Duration        // 0: none, per the seed
+	prog    *jsrt.Program        // nil: a broken hook, handling nothing
+	exports [len(allPoints)]bool // by pointIndex
+	jsPool                       // its runtimes prepared ahead
 }
 
 func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report func(error)) *jsHook {
-	h := &jsHook{name: name, timeout: timeout, evalTimeout: evalTimeout}
+	h := &jsHook{name: name, timeout: timeout}
 	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 	defer cancel()
 	in, err := prepareJS(ctx, prog, true)
@@ -63,6 +57,8 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 		return h
 	}
 	h.prog = prog
+	h.prepare = func(ctx context.Context) (*jsInstance, error) { return prepareJS(ctx, prog, true) }
+	h.jsPool.timeout = evalTimeout
 	h.ready.put(in) // evaluated, never called: as fresh as any
 	return h
 }
@@ -80,7 +76,8 @@ func (h *jsHook) readExports(in *jsInstance) (problems []error) {
 			problems = append(problems, fmt.Errorf("export %q is not a point: ignored; the points are %s", key, validPoints))
 			continue
 		}
-		if v := in.exports.Get(key); jsrt.Kind(v) != "a function" {
+		v := in.exports.Get(key)
+		if _, ok := goja.AssertFunction(v); !ok {
 			problems = append(problems, fmt.Errorf("export %q is %s, not a function: ignored", key, jsrt.Kind(v)))
 			continue
 		}
@@ -101,39 +98,41 @@ func (h *jsHook) Handles(p Point) bool {
 // hookPolicy: a throwing JS hook is a diagnostic, and the run goes on (seed 000).
 func (h *jsHook) hookPolicy() Policy { return Report }
 
-// jsArgs builds the arguments of an export after ctx, in the runtime.
-type jsArgs func(in *jsInstance) ([]goja.Value, error)
-
-// call runs the export for p with ctx and the arguments args builds, and
-// exports what it returned. Everything it does in the runtime (reading the
-// export, building the arguments, the call, reading the returned value)
-// runs under the call's context, and ends before call returns.
-func (in *jsInstance) call(c *Context, p Point, args jsArgs) (ret any, err error) {
-	in.cur = c
-	ctx := c.base()
-	err = jsrt.Guard(ctx, in.rt, func() error {
-		fn, ok := goja.AssertFunction(in.exports.Get(string(p)))
-		if !ok {
-			return fmt.Errorf("export %q is no longer a function", p)
-		}
-		vals, err := args(in)
-		if err != nil {
-			return err
-		}
-		v, err := jsrt.Call(in.rt, fn, in.exports, append([]goja.Value{in.ctx}, vals...)...)
-		if err != nil {
-			return err
-		}
-		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
-			return fmt.Errorf("returned a value that cannot be read: %w", err)
-		}
-		return nil
-	})
-	var pe *jsrt.PanicError
-	if errors.As(err, &pe) {
-		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
+// call runs the export for p with the arguments args builds, and returns
+// what it returned, exported to Go (nil for no opinion).
+func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
+	if h.prog == nil {
+		return nil, fmt.Errorf("hook %q did not load: it handles no point", h.name)
 	}
-	return ret, err
+	// The timeout bounds the whole invocation, the module's evaluation too
+	// when no runtime was ready.
+	if h.timeout > 0 {
+		ctx, cancel := context.WithTimeoutCause(c.base(), h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
+		defer cancel()
+		bounded := *c // the hook's ctx.http and ctx.confirm get the deadline too
+		bounded.Context = ctx
+		c = &bounded
+	}
+	v, err := h.invoke(c, p, args)
+	var thrown *jsrt.ScriptError
+	if errors.As(err, &thrown) {
+		// Seed 000: a hook that throws is reported as a notice (a person
+		// sees it), besides the diagnostic, while the run goes on.
+		message, _, _ := strings.Cut(thrown.Message, "\n")
+		c.Notify(Notice{Title: fmt.Sprintf("hook %s failed at %s", h.name, p), Body: message})
+	}
+	return v, err
+}
+
+// invoke runs the export for p in a fresh runtime: a prepared one, or else
+// one made now, without the warm-up (which would only slow this call).
+func (h *jsHook) invoke(c *Context, p Point, args jsArgs) (any, error) {
+	in, refill, err := h.take(func() (*jsInstance, error) { return prepareJS(c.base(), h.prog, false) })
+	if err != nil {
+		return nil, err
+	}
+	defer h.done(refill)
+	return in.call(c, p, args)
 }
 
 func clip(data []byte) string {
@@ -182,11 +181,11 @@ func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
 // diagnostic.
 func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
 	v, err := h.call(c, BeforeModelRequest, func(in *jsInstance) ([]goja.Value, error) {
-		msgs := make([]any, len(req.Messages))
-		for i, m := range req.Messages {
-			msgs[i] = map[string]any{"role": m.Role, "text": m.Text}
-		}
-		return in.object(map[string]any{"system": req.System}, map[string]any{"messages": msgs})
+		in.wrapFrozenBuiltins()
+		o := in.rt.NewObject()
+		_ = o.Set("system", req.System)
+		in.lazyField(o, "messages", func() (goja.Value, error) { return in.messagesJS(req.Messages), nil })
+		return []goja.Value{o}, nil
 	})
 	r, err := read(c, BeforeModelRequest, v, err)
 	if r == nil {
@@ -206,11 +205,11 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 // response.toolCalls read-only.
 func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelResponsePatch, error) {
 	v, err := h.call(c, AfterModelResponse, func(in *jsInstance) ([]goja.Value, error) {
-		calls := make([]any, len(resp.ToolCalls))
-		for i, tc := range resp.ToolCalls {
-			calls[i] = toolCallJS(tc)
-		}
-		return in.object(map[string]any{"text": resp.Text}, map[string]any{"toolCalls": calls})
+		in.wrapFrozenBuiltins()
+		o := in.rt.NewObject()
+		_ = o.Set("text", resp.Text)
+		in.lazyField(o, "toolCalls", func() (goja.Value, error) { return in.toolCallsJS(resp.ToolCalls), nil })
+		return []goja.Value{o}, nil
 	})
 	r, err := read(c, AfterModelResponse, v, err)
 	if r == nil {
@@ -245,7 +244,15 @@ func (h *jsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, e
 // AfterToolExecute runs afterToolExecute(ctx, call, result).
 func (h *jsHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error) {
 	v, err := h.call(c, AfterToolExecute, func(in *jsInstance) ([]goja.Value, error) {
-		return in.values(toolCallJS(call), map[string]any{"text": res.Text, "isError": res.IsError, "value": res.Value})
+		args, err := in.values(toolCallJS(call))
+		if err != nil {
+			return nil, err
+		}
+		result, err := in.resultJS(res)
+		if err != nil {
+			return nil, fmt.Errorf("the second argument: %w", err)
+		}
+		return append(args, result), nil
 	})
 	r, err := read(c, AfterToolExecute, v, err)
 	if r == nil {
@@ -276,42 +283,6 @@ func toolCallJS(call ToolCall) map[string]any {
 		args = map[string]any{}
 	}
 	return map[string]any{"id": call.ID, "name": call.Name, "arguments": args}
-}
-
-// values copies Go values into the runtime, as arguments.
-func (in *jsInstance) values(vs ...any) ([]goja.Value, error) {
-	out := make([]goja.Value, len(vs))
-	for i, v := range vs {
-		jv, err := jsrt.ToJS(in.cur.base(), in.rt, v, nil)
-		if err != nil {
-			return nil, fmt.Errorf("the %s argument: %w", ordinal(i), err)
-		}
-		out[i] = jv
-	}
-	return out, nil
-}
-
-// ordinal names an argument after ctx: "first" is the payload.
-func ordinal(i int) string {
-	return [...]string{"first", "second", "third"}[min(i, 2)]
-}
-
-// object builds one argument from writable fields and read-only ones.
-func (in *jsInstance) object(fields, frozen map[string]any) ([]goja.Value, error) {
-	ctx := in.cur.base()
-	v, err := jsrt.ToJS(ctx, in.rt, fields, nil)
-	if err != nil {
-		return nil, err
-	}
-	o := v.(*goja.Object)
-	for k, f := range frozen {
-		fv, err := jsrt.ToJS(ctx, in.rt, f, in.freeze)
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", k, err)
-		}
-		_ = o.Set(k, fv)
-	}
-	return []goja.Value{o}, nil
 }
 
 // pointIndex is p's place in allPoints (the exports a JavaScript hook may

@@ -42,7 +42,18 @@ var builtins = [...]builtin{
 	{"Math Number parseInt parseFloat isNaN isFinite toFixed encodeURIComponent decodeURIComponent encodeURI decodeURI",
 		`Math.max(1, 2); Number("1"); (1).toFixed(1); parseInt("1"); encodeURIComponent("a"); decodeURIComponent("a");`},
 	{"Error TypeError RangeError throw", `new Error("warm-up"); new TypeError("warm-up");`},
+	// Sets nothing up: its bit says the source names the built-ins that
+	// freeze or ask whether a value is frozen (AsksFrozen).
+	{"isFrozen isSealed isExtensible freeze seal preventExtensions", ""},
 }
+
+// asksFrozen is the bit of the last builtin.
+const asksFrozen builtinSet = 1 << (len(builtins) - 1)
+
+// AsksFrozen reports whether the program's source names a built-in that
+// freezes or asks whether a value is frozen (Object.isFrozen, freeze…), so
+// that a runtime prepares for it only when it can be asked.
+func (p *Program) AsksFrozen() bool { return p.builtins&asksFrozen != 0 }
 
 // builtinSet is a set of builtins, by index.
 type builtinSet uint16
@@ -93,7 +104,7 @@ func warmUp(set builtinSet) *goja.Program {
 	var code strings.Builder
 	code.WriteString("(function () {\n")
 	for i, b := range builtins {
-		if set&(1<<i) != 0 {
+		if set&(1<<i) != 0 && b.code != "" {
 			code.WriteString(b.code + "\n")
 		}
 	}
