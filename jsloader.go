@@ -32,6 +32,78 @@ func DefaultDir() (string, error) {
 // symbolic link takes outside the folder is left out, with a diagnostic.
 // Every .js and .json file of the folder (node_modules and dot-folders
 // aside) is compiled once, at load; require reads nothing later.
+//
+// # The module
+//
+// index.js is a CommonJS module that exports one function per point it
+// handles, named after the Point: beforeRun, afterRun, beforeModelRequest,
+// afterModelResponse, beforeToolExecute, afterToolExecute, and
+// beforeTrustDecision (see Chain.DecideTrust). A broken hook (a syntax
+// error, a module that throws, an export that is not a function or not
+// named after a point) loads with diagnostics and handles only its valid
+// exports; it never fails a run. An agent file (ParseAgent) declares the
+// hooks to load, in order; LoadAgent fails with ErrUnknownHook for one
+// that does not exist.
+//
+// Every call runs in a fresh goja runtime, so no JavaScript state survives
+// a call (module variables and globalThis start over); to remember
+// something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
+// of need, module evaluated and the built-ins its source names set up, at
+// most eight per hook, and each is used once.
+//
+// # What an export gets and returns
+//
+// An export gets (ctx, payload), afterToolExecute (ctx, call, result), as
+// copies: call {id, name, arguments}, request {system, messages}, response
+// {text, toolCalls}, result {text, isError, value}, start {runId, input,
+// resumed}, event {runId, outcome, reason, output}, trust {path, decision,
+// isNew}. A message is {role, text} and, when set, id, toolCalls and
+// toolCallId. request.messages and response.toolCalls are read-only:
+// changing them has no effect (an assignment is ignored, or throws in
+// strict mode; push throws), and a returned messages is ignored with a
+// diagnostic. They are made when the hook first reads them, element by
+// element, so a hook pays only for what it reads, however long the
+// conversation. Unlike a plain frozen array, Object.getOwnPropertyDescriptor
+// reports an index as writable, Reflect.isExtensible says true, and a tool
+// call whose arguments cannot be converted throws where the hook reads it.
+// Object.isFrozen(request.messages) is true when the hook's source names
+// it (or isSealed, isExtensible, freeze, seal, preventExtensions).
+//
+// It returns nothing (no opinion) or an object with the fields of the
+// point's patch: {allow, reason, arguments, result} (or {block: reason}),
+// {system, respond, end: {output}}, {text, end, continue} (end: true
+// beside output works too), {text, isError, value}, {approve}, and from
+// any export {state}, the hook's new run state; undefined and null keep.
+// Field names match exactly; a field the point does not have is a
+// diagnostic naming it and the valid ones. Returned values are read as
+// JSON.stringify would write them (toJSON is honoured): numbers come back
+// as float64, objects as map[string]any; a cycle, a value deeper than 1000
+// levels or larger than 2^20 values is the hook's error. Date.now() and new
+// Date() read Host.System.Clock. An async export is awaited; there are no
+// timers or I/O in the runtime, so a Promise still pending once nothing is
+// left to run is an error that says so.
+//
+// # ctx
+//
+// ctx has workdir, session {id}, agent {name, description, model, tools,
+// hooks}, config, env, state, system {os, arch, hostname, now()}, file
+// {read, write, append, exists} (text, relative to workdir), http
+// {request({method, url, headers, body, timeoutMs}), get(url, options),
+// post(url, body, options)} (synchronous; a body that is not a string is
+// sent as JSON; the reply is {status, headers, body}), log(...) (reaches
+// Host.Log while the hook runs), confirm({title, body}) (blocks until
+// answered), notify({title, body}) and memo(key, fn) (fn is synchronous
+// and returns JSON): the capabilities of the Go Context.
+//
+// # Errors
+//
+// JavaScript hooks default to policy Report: a throw is a diagnostic with
+// the JavaScript stack (file:line:column), and a notice, and the hook
+// counts as having no opinion. Cancelling the call's context interrupts
+// the running hook, even in an endless loop; a recursion deeper than 4096
+// calls, or 2000 levels of a built-in that recurses in Go (nested arrays,
+// JSON, yield*), is an error, not a crash. There is no timeout but the
+// context's, unless Timeout sets one.
 type Loader struct {
 	Dir         string           // "": DefaultDir()
 	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog
