@@ -95,7 +95,7 @@ func (h *jsHook) Handles(p Point) bool {
 	return i >= 0 && h.exports[i]
 }
 
-// hookPolicy: a throwing JS hook is a diagnostic, and the run goes on (seed 000).
+// hookPolicy: a throwing JS hook is a diagnostic, and the run goes on.
 func (h *jsHook) hookPolicy() Policy { return Report }
 
 // call runs the export for p with the arguments args builds, and returns
@@ -222,7 +222,7 @@ func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelRespo
 }
 
 // BeforeToolExecute runs beforeToolExecute(ctx, call) on a copy of the
-// call. {block: "reason"} (seed 003's shape) refuses like {allow: false,
+// call. {block: "reason"} refuses like {allow: false,
 // reason}.
 func (h *jsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
 	v, err := h.call(c, BeforeToolExecute, func(in *jsInstance) ([]goja.Value, error) {

@@ -124,7 +124,7 @@ func (r *returned) done(parts ...*returned) error {
 	return r.err
 }
 
-// end reads end: {output}, or seed 002's end: true beside output.
+// end reads end: {output}, or end: true beside output.
 func (r *returned) end(k string) (*End, *returned) {
 	if b, ok := r.field(k).(bool); ok {
 		if !b {
