@@ -17,7 +17,10 @@ import (
 // with [Message.WithRaw], so that messages no hook changed reach the model
 // exactly as the framework had them (images, cache marks and all) and are
 // never serialized: see [RebuildMessages]. Hooks that insert, remove or
-// reorder messages copy them, which keeps the value with them.
+// reorder messages copy them, which keeps the value with them. The value
+// may be a piece of a framework message (one of the tool results an
+// Anthropic message holds): the host then regroups the pieces
+// RebuildMessages gives back.
 type Message struct {
 	Role       string     `json:"role"`
 	Text       string     `json:"text"`

@@ -1,0 +1,62 @@
+// Package anthropic runs a Messages API tool-calling loop of the official
+// Go SDK (github.com/anthropics/anthropic-sdk-go/v2) through a hooks.Run.
+//
+// Import it under a name of its own, next to the SDK:
+//
+//	import (
+//		"github.com/anthropics/anthropic-sdk-go/v2"
+//		hooksanthropic "github.com/rienda/hooks/adapters/anthropic"
+//	)
+//
+//	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: question})
+//	loop := hooksanthropic.Loop{Messages: &client.Messages, Tools: tools}
+//	res, err := loop.Run(ctx, run, anthropic.MessageNewParams{Model: model, MaxTokens: 1024, Messages: msgs, Tools: defs})
+//	run.End(ctx, hooks.RunEnd{Output: res.Output, Err: err})
+//
+// Hosts with a loop of their own use the conversions: Request and Params
+// (the SDK's request to the hooks' and back), Response and
+// AssistantMessage (the model's message to the hooks' response, and the
+// reply to the message that records it), ToolResultBlock (a result to a
+// tool_result block).
+//
+// # How the hooks map
+//
+//   - System is the text of params.System's blocks. Messages are the
+//     request's messages, a user message's tool_result blocks each shown
+//     as a "tool" message. A message whose parts no hook changed is sent
+//     as its SDK value, byte for byte (images, documents, cache_control);
+//     a message a hook inserted is sent as a message of its own, in place.
+//     Hooks change what one model call sees; the loop's conversation
+//     (Result.Messages) is not rewritten.
+//   - A refusal (Allow false, a hooks.ToolError, policy Block) does not run
+//     the tool: the model reads a tool_result with is_error and the reason
+//     as its text. Every error result (a tool's error, IsError set by a
+//     hook) sets is_error.
+//   - A hook failing under policy FailRun stops Loop.Run with its
+//     *hooks.HookError; the caller ends the run with it (outcome Failed).
+//   - End (before or after a model call) stops the loop: Result.Ended,
+//     Result.Output is End's output, and no tool of that reply runs.
+//   - Continue on a final reply appends the reply and a user message with
+//     Continue's text, and calls the model again.
+//   - A Respond (a hook's cached answer) is used as the model's reply; its
+//     tool calls run as the model's would, with input encoded from the
+//     hooks' map.
+//   - Input reaches a Tool as the model's JSON unless a hook rewrote the
+//     arguments (hooks.ToolStep.Rewritten): 9007199254740993 stays
+//     9007199254740993.
+//
+// # What is lossy
+//
+//   - A part a hook changed is rebuilt from its blocks: its text blocks
+//     become one (the first, keeping cache_control, losing citations),
+//     other blocks stay. A message a hook wrote is plain text; consecutive
+//     rebuilt parts of one role become one message.
+//   - A changed System that is not the original with text added before or
+//     after it becomes one block, with the last original block's
+//     cache_control.
+//   - The model reads a result's Text, or the JSON of its Value when Text
+//     is empty; Value is not sent beside a Text.
+//   - Hooks do not see thinking, server tool blocks (web search, code
+//     execution), images or documents; they stay in the messages. The
+//     loop does not resume a pause_turn reply: it is a final reply.
+package anthropic

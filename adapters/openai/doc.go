@@ -1,0 +1,61 @@
+// Package openai runs a chat-completions tool-calling loop of the official
+// Go SDK (github.com/openai/openai-go/v3) through a hooks.Run.
+//
+// Import it under a name of its own, next to the SDK:
+//
+//	import (
+//		"github.com/openai/openai-go/v3"
+//		hooksopenai "github.com/rienda/hooks/adapters/openai"
+//	)
+//
+//	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: question})
+//	loop := hooksopenai.Loop{Completions: &client.Chat.Completions, Tools: tools}
+//	res, err := loop.Run(ctx, run, openai.ChatCompletionNewParams{Model: model, Messages: msgs, Tools: defs})
+//	run.End(ctx, hooks.RunEnd{Output: res.Output, Err: err})
+//
+// Hosts with a loop of their own use the conversions: Request and Params
+// (the SDK's request to the hooks' and back), Response and
+// AssistantMessage (the completion to the hooks' response, and the reply
+// to the message that records it), ToolMessage (a result to the tool
+// message).
+//
+// # How the hooks map
+//
+//   - System is the text of the leading system and developer messages.
+//     Messages are the others; each keeps its SDK value, and a message no
+//     hook changed is sent as that value, byte for byte (images, files,
+//     names, prompt cache breakpoints). Hooks change what one model call
+//     sees; the loop's conversation (Result.Messages) is not rewritten.
+//   - A refusal (Allow false, a hooks.ToolError, policy Block) does not run
+//     the tool: the model reads a tool message "Error: <reason>". Tool
+//     messages have no error flag, so every error result (a refusal, a
+//     tool's error, IsError set by a hook) is sent with ErrorPrefix.
+//   - A hook failing under policy FailRun stops Loop.Run with its
+//     *hooks.HookError; the caller ends the run with it (outcome Failed).
+//   - End (before or after a model call) stops the loop: Result.Ended,
+//     Result.Output is End's output, and no tool of that reply runs.
+//   - Continue on a final reply appends the reply and a user message with
+//     Continue's text, and calls the model again.
+//   - A Respond (a hook's cached answer) is used as the model's reply; its
+//     tool calls run as the model's would, with arguments encoded from the
+//     hooks' map.
+//   - Arguments reach a Tool as the model's JSON text unless a hook
+//     rewrote them (hooks.ToolStep.Rewritten): 9007199254740993 stays
+//     9007199254740993.
+//
+// # What is lossy
+//
+//   - A message a hook changed is rebuilt from its SDK value: its text
+//     parts become one (the first, with its other fields), other parts
+//     stay. A message a hook wrote is a plain text message; its tool calls
+//     are function calls.
+//   - A changed System that is not the original with text added before or
+//     after it replaces all leading system messages with one.
+//   - The model reads a result's Text, or the JSON of its Value when Text
+//     is empty; Value is not sent beside a Text.
+//   - Custom (free-form) tool calls show the hooks one argument,
+//     CustomInputKey; only the first choice of a completion is used;
+//     hooks do not see audio, annotations or logprobs. The recorded reply
+//     is the SDK's own ToParam of the message (which keeps the audio id
+//     and drops annotations), with the hooks' text.
+package openai
