@@ -57,10 +57,20 @@ func (e TraceEvent) String() string {
 // WithTrace sends fn one TraceEvent per hook invocation, after it
 // returns, from the goroutine of the call (so fn must be safe for
 // concurrent use with parallel tool calls). Without it a chain measures
-// nothing: tracing costs only when it is on. Trust decisions are not
+// nothing: tracing costs only when it is on. Several WithTrace options
+// add up: each fn gets every event, in the options' order (a host's own
+// trace beside an OpenTelemetry adapter's). Trust decisions are not
 // traced.
 func WithTrace(fn func(TraceEvent)) Option {
-	return optionFunc(func(o *options) { o.trace = fn })
+	return optionFunc(func(o *options) {
+		switch prev := o.trace; {
+		case fn == nil:
+		case prev == nil:
+			o.trace = fn
+		default:
+			o.trace = func(e TraceEvent) { prev(e); fn(e) }
+		}
+	})
 }
 
 // traceStart says whether tracing is on and, if so, when the first

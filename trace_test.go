@@ -1,6 +1,7 @@
 package hooks_test
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"strings"
@@ -166,4 +167,22 @@ func TestTraceEventsCarryRunAndAreSafeInParallel(t *testing.T) {
 		assert.Equal(t, "r-1", e.RunID)
 		assert.Equal(t, hooks.BeforeToolExecute, e.Point)
 	}
+}
+
+func TestSeveralTracesAddUp(t *testing.T) {
+	var first, second []string
+	chain, err := hooks.NewChain([]hooks.Hook{hooks.Funcs{HookName: "guard",
+		BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+			return hooks.Refuse("no"), nil
+		}}},
+		hooks.WithTrace(func(e hooks.TraceEvent) { first = append(first, e.Hook+" "+e.String()) }),
+		hooks.WithTrace(nil),
+		hooks.WithTrace(func(e hooks.TraceEvent) { second = append(second, e.Hook+" "+e.String()) }))
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	_, err = run.CallTool(context.Background(), hooks.ToolCall{ID: "1", Name: "shell"}, nil)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"guard refused: no"}, first)
+	assert.Equal(t, first, second, "every trace gets every event")
 }
