@@ -143,7 +143,7 @@ func (c *Chain) register(i int, h Hook) (name string, err error) {
 	if !c.add(i, h) && !declaresPoints(h) {
 		return "", fmt.Errorf("hooks: hook %q (%T) implements no point method "+
 			"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
-			"AfterToolExecute, BeforeTrustDecision): check the method names", name, h)
+			"AfterToolExecute, WrapTool, WrapModel, BeforeTrustDecision): check the method names", name, h)
 	}
 	return name, nil
 }

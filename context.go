@@ -143,7 +143,8 @@ func (c *Context) RunID() string {
 
 // ModelCalls returns how many requests this run let through to the model
 // (steps without Respond or End) before the current one. In
-// AfterModelResponse the call just answered is counted.
+// AfterModelResponse the call just answered is counted. A model call a
+// wrap hook retried, or sent to another model, counts once.
 func (c *Context) ModelCalls() int {
 	if c.run == nil {
 		return 0

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"reflect"
 	"sync/atomic"
 )
 
@@ -44,7 +43,7 @@ type ToolStep struct {
 // re-encodes them only then, so that numbers past float64's precision
 // reach the tool as the model wrote them unless a hook changed them.
 func (s *ToolStep) Rewritten() bool {
-	return s.rewritten && !reflect.DeepEqual(s.origArgs, s.Call.Arguments)
+	return s.rewritten && !sameArguments(s.origArgs, s.Call.Arguments)
 }
 
 // original returns the call as the model asked for it.

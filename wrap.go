@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"reflect"
 	"strings"
+	"sync"
 )
 
 // The points of wrap hooks. They are not in Points(): they wrap the call
@@ -146,7 +147,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		// The layer's call may be an outer wrap's: Rewritten compares it
 		// with the model's, so that a host re-encodes a wrap's change too.
 		c.call, c.hasCall = l.step.original(), true
-		c.rewritten = !reflect.DeepEqual(c.call.Arguments, any(x).(ToolCall).Arguments)
+		c.rewritten = !sameArguments(c.call.Arguments, any(x).(ToolCall).Arguments)
 	}
 	if i == len(l.ws) {
 		return l.call(c, x)
@@ -154,27 +155,33 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	e := l.ws[i]
 	c.hook = e.index
 	var last struct { // what the layer's last call of next gave it
-		called bool
-		res    R
-		err    error
+		sync.Mutex // a wrap may call next from several goroutines (a hedged request)
+		called     bool
+		res        R
+		err        error
 	}
 	next := F(func(inner *Context, x X) (R, error) {
 		cx := ctx
 		if inner != nil && inner.Context != nil {
 			cx = inner.Context // the wrap gave the rest of the call another context
 		}
-		last.called = true
-		last.res, last.err = l.run(cx, i+1, x)
-		return last.res, last.err
+		res, err := l.run(cx, i+1, x)
+		last.Lock()
+		last.called, last.res, last.err = true, res, err
+		last.Unlock()
+		return res, err
 	})
 	t0, tracing := r.traceStart()
 	res, err, panicked := callWrap(l.wrap, e.h, c, x, next)
+	last.Lock() // the wrap has returned: only a goroutine it left behind could still call next
+	called, lastRes, lastErr := last.called, last.res, last.err
+	last.Unlock()
 	if tracing {
 		v := noOpinion
 		switch {
 		case panicked != nil:
 			v = verdict{decision: DecisionErrored, err: panicked}
-		case !last.called:
+		case !called:
 			v = verdict{decision: DecisionAnswered}
 		}
 		r.traced(t0, c, l.at, e.index, e.policy, v)
@@ -185,8 +192,8 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	if err := r.failure(ctx, l.at, e.index, e.policy, panicked); err != nil {
 		return res, err
 	}
-	if last.called { // the layer failed after its call: keep what the call gave it
-		return last.res, last.err
+	if called { // the layer failed after its call: keep what the call gave it
+		return lastRes, lastErr
 	}
 	return next(c, x) // the layer failed before its call: skip it
 }
@@ -223,4 +230,13 @@ func wrapNames[H any](c *Chain, ws []entry[H]) []string {
 		names[i] = c.names[e.index]
 	}
 	return names
+}
+
+// sameArguments compares two argument maps as values; the same map (the
+// common case: no wrap changed the call) is not walked.
+func sameArguments(a, b map[string]any) bool {
+	if reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer() {
+		return true
+	}
+	return reflect.DeepEqual(a, b)
 }
