@@ -57,6 +57,8 @@ type Chain struct {
 	afterTool   []entry[AfterToolExecuteHook] // in execution order
 	wrapTool    []entry[WrapToolHook]         // outermost first
 	wrapModel   []entry[WrapModelHook]        // outermost first
+
+	wrapToolNames, wrapModelNames []string // for the diagnostic of a host that skips the wraps
 	// Trust: the hooks that may deny decide first, then the others
 	// recommend (Chain.DecideTrust); each list in list order.
 	trustDeciders     []entry[trustDecider]
@@ -91,6 +93,7 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 	observersLast(c.afterRun)
 	observersLast(c.afterModel)
 	observersLast(c.afterTool)
+	c.wrapToolNames, c.wrapModelNames = wrapNames(c, c.wrapTool), wrapNames(c, c.wrapModel)
 	return c, nil
 }
 

@@ -26,7 +26,7 @@ type Run struct {
 	memo       memoTable
 	ended      atomic.Bool
 
-	warnedUnwrapped [2]atomic.Bool // tool, model: the host ran a call itself past the wraps
+	wraps [2]wrapCount // tool calls, model calls: did the host run them through the wraps?
 
 	template Context // what every Context of the run starts as
 }

@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // ModelStep is what BeforeModelRequest decided about one model call. Pass
@@ -12,8 +11,7 @@ type ModelStep struct {
 	Response *ModelResponse // non-nil: a hook answered; do not call the model
 	End      *End           // non-nil: end the run with End.Output
 
-	entered int          // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
-	wrapped *atomic.Bool // with wrap hooks: set when ExecuteModel ran the call
+	entered int // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
 }
 
 // ModelReply is the model's reply after the AfterModelResponse hooks.
@@ -34,7 +32,6 @@ type ToolStep struct {
 	entered   int            // hooks entered: list index + 1 of the hook that answered or refused; 0: all of them
 	rewritten bool           // a hook replaced the arguments: origArgs are the model's
 	origArgs  map[string]any // the arguments as the model asked for them
-	wrapped   *atomic.Bool   // with wrap hooks: set when ExecuteTool ran the tool
 }
 
 // Rewritten reports whether hooks changed the call's arguments: Call's
@@ -85,6 +82,7 @@ func (r *Run) CallModel(ctx context.Context, req ModelRequest, model ModelFunc) 
 	}
 	resp, err := r.ExecuteModel(ctx, step, model)
 	if err != nil {
+		r.wraps[1].skipAfter(len(r.chain.wrapModel) > 0 && step.Response == nil)
 		return ModelReply{Response: resp}, err
 	}
 	return r.AfterModelResponse(ctx, step, resp)
@@ -105,6 +103,7 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 	}
 	res, err := r.ExecuteTool(ctx, step, tool)
 	if err != nil {
+		r.wraps[0].skipAfter(len(r.chain.wrapTool) > 0 && step.Result == nil)
 		return res, err
 	}
 	return r.AfterToolExecute(ctx, step, res)

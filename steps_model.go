@@ -3,7 +3,6 @@ package hooks
 import (
 	"context"
 	"fmt"
-	"sync/atomic"
 )
 
 // BeforeModelRequest runs the BeforeModelRequest hooks in list order on
@@ -17,17 +16,18 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	c := r.context(ctx)
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
-	if err := walk(r, c, BeforeModelRequest, s.hs, point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, s.refuse}); err != nil {
-		return step, err
+	t0, tracing := r.traceStart()
+	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
+		p := point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, s.refuse}
+		if err := walk(r, c, BeforeModelRequest, s.hs, p, a, t0, tracing); err != nil {
+			return step, err
+		}
 	}
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	if step.entered == 0 {
 		r.modelCalls.Add(1)
-		if len(r.chain.wrapModel) > 0 {
-			step.wrapped = new(atomic.Bool) // so that AfterModelResponse can tell the wraps were skipped
-		}
 	}
 	return step, nil
 }
@@ -39,16 +39,16 @@ type beforeModel struct {
 	step *ModelStep
 }
 
-func (s *beforeModel) next(c *Context, i int, tracing bool) (at int, p *ModelRequestPatch, err error) {
-	defer recoverPanic(&err)
+func (s *beforeModel) next(c *Context, i int, tracing bool) (a opinion[ModelRequestPatch]) {
+	defer recoverPanic(&a.err)
 	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
-	for at = i; at < len(hs); at++ {
-		c.hook = hs[at].index
-		if p, err = hs[at].h.BeforeModelRequest(c, req); p != nil || err != nil || tracing {
-			return at, p, err
+	for a.at = i; a.at < len(hs); a.at++ {
+		c.hook = hs[a.at].index
+		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c, req); a.p != nil || a.err != nil || tracing {
+			return a
 		}
 	}
-	return at, nil, nil
+	return a
 }
 
 // apply: System and Messages replace the request's; End beats Respond,
@@ -86,8 +86,8 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	if step.End != nil {
 		return ModelReply{Response: resp, End: step.End}, nil
 	}
-	if step.wrapped != nil && !step.wrapped.Load() {
-		r.unwrapped(WrapModelCall, wrapNames(r.chain, r.chain.wrapModel))
+	if len(r.chain.wrapModel) > 0 && step.Response == nil {
+		r.wraps[1].after(r, WrapModelCall, r.chain.wrapModelNames)
 	}
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
@@ -95,8 +95,12 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	c := r.context(ctx)
 	defer r.release(c)
 	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
-	if err := walk(r, c, AfterModelResponse, s.hs, point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}); err != nil {
-		return s.reply, err
+	t0, tracing := r.traceStart()
+	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
+		p := point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}
+		if err := walk(r, c, AfterModelResponse, s.hs, p, a, t0, tracing); err != nil {
+			return s.reply, err
+		}
 	}
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return s.reply, interrupted(AfterModelResponse, "", err)
@@ -128,19 +132,19 @@ type afterModel struct {
 	continuedBy int
 }
 
-func (s *afterModel) next(c *Context, i int, tracing bool) (at int, p *ModelResponsePatch, err error) {
-	defer recoverPanic(&err)
+func (s *afterModel) next(c *Context, i int, tracing bool) (a opinion[ModelResponsePatch]) {
+	defer recoverPanic(&a.err)
 	hs, entered, resp := s.hs, s.entered, s.reply.Response // local copies: no patch applies within a batch
-	for at = i; at < len(hs); at++ {
-		if !wasEntered(hs[at].index, entered) {
+	for a.at = i; a.at < len(hs); a.at++ {
+		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		c.hook = hs[at].index
-		if p, err = hs[at].h.AfterModelResponse(c, resp); p != nil || err != nil || tracing {
-			return at, p, err
+		c.hook = hs[a.at].index
+		if a.p, a.err = hs[a.at].h.AfterModelResponse(c, resp); a.p != nil || a.err != nil || tracing {
+			return a
 		}
 	}
-	return at, nil, nil
+	return a
 }
 
 // apply: every hook runs; Text replaces the reply's, and the last End and

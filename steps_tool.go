@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"context"
-	"sync/atomic"
 )
 
 // BeforeToolExecute runs the BeforeToolExecute hooks in list order on
@@ -24,29 +23,23 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	}
 	hs := r.chain.beforeTool
 	if len(hs) == 0 {
-		r.expectWrapTool(step)
 		return nil
 	}
 	c := r.context(ctx)
 	c.call, c.hasCall = call, true
 	defer r.release(c)
 	s := beforeTool{r: r, c: c, step: step}
-	if err := walk(r, c, BeforeToolExecute, hs, point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refuse}); err != nil {
-		return err
+	t0, tracing := r.traceStart()
+	if a := s.next(c, 0, tracing); a.at < len(hs) {
+		p := point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refuse}
+		if err := walk(r, c, BeforeToolExecute, hs, p, a, t0, tracing); err != nil {
+			return err
+		}
 	}
 	if err := ctx.Err(); err != nil && !step.Refused { // a refusal stands; an answer past the deadline does not
 		return interrupted(BeforeToolExecute, "", err)
 	}
-	r.expectWrapTool(step)
 	return nil
-}
-
-// expectWrapTool marks a step whose tool must run inside the chain's wrap
-// hooks, so that AfterToolExecute can tell when the host ran it itself.
-func (r *Run) expectWrapTool(step *ToolStep) {
-	if len(r.chain.wrapTool) > 0 && step.Result == nil {
-		step.wrapped = new(atomic.Bool)
-	}
 }
 
 // beforeTool is the walk of BeforeToolExecute; step.Call is the call as
@@ -57,16 +50,16 @@ type beforeTool struct {
 	step *ToolStep
 }
 
-func (s *beforeTool) next(c *Context, i int, tracing bool) (at int, p *ToolCallPatch, err error) {
-	defer recoverPanic(&err)
+func (s *beforeTool) next(c *Context, i int, tracing bool) (a opinion[ToolCallPatch]) {
+	defer recoverPanic(&a.err)
 	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
-	for at = i; at < len(hs); at++ {
-		c.hook = hs[at].index
-		if p, err = hs[at].h.BeforeToolExecute(c, call); p != nil || err != nil || tracing {
-			return at, p, err
+	for a.at = i; a.at < len(hs); a.at++ {
+		c.hook = hs[a.at].index
+		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
+			return a
 		}
 	}
-	return at, nil, nil
+	return a
 }
 
 // apply: Arguments replace the call's for the next hook and the tool;
@@ -119,8 +112,8 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	if step.Refused && step.Result != nil {
 		return *step.Result, nil
 	}
-	if step.wrapped != nil && !step.wrapped.Load() {
-		r.unwrapped(WrapToolCall, wrapNames(r.chain, r.chain.wrapTool))
+	if len(r.chain.wrapTool) > 0 && step.Result == nil {
+		r.wraps[0].after(r, WrapToolCall, r.chain.wrapToolNames)
 	}
 	if err := ctx.Err(); err != nil {
 		return res, interrupted(AfterToolExecute, "", err)
@@ -129,8 +122,12 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
 	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
-	if err := walk(r, c, AfterToolExecute, s.hs, point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}); err != nil {
-		return s.res, err
+	t0, tracing := r.traceStart()
+	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
+		p := point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}
+		if err := walk(r, c, AfterToolExecute, s.hs, p, a, t0, tracing); err != nil {
+			return s.res, err
+		}
 	}
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return s.res, interrupted(AfterToolExecute, "", err)
@@ -147,19 +144,19 @@ type afterTool struct {
 	res     ToolResult
 }
 
-func (s *afterTool) next(c *Context, i int, tracing bool) (at int, p *ToolResultPatch, err error) {
-	defer recoverPanic(&err)
+func (s *afterTool) next(c *Context, i int, tracing bool) (a opinion[ToolResultPatch]) {
+	defer recoverPanic(&a.err)
 	hs, entered, call, res := s.hs, s.entered, s.call, s.res // local copies: no patch applies within a batch
-	for at = i; at < len(hs); at++ {
-		if !wasEntered(hs[at].index, entered) {
+	for a.at = i; a.at < len(hs); a.at++ {
+		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		c.hook = hs[at].index
-		if p, err = hs[at].h.AfterToolExecute(c, call, res); p != nil || err != nil || tracing {
-			return at, p, err
+		c.hook = hs[a.at].index
+		if a.p, a.err = hs[a.at].h.AfterToolExecute(c, call, res); a.p != nil || a.err != nil || tracing {
+			return a
 		}
 	}
-	return at, nil, nil
+	return a
 }
 
 // apply: every hook runs; each set field replaces the result's.

@@ -1,5 +1,7 @@
 package hooks
 
+import "time"
+
 // Every point call walks its hooks the same way: ask each hook in turn,
 // act on its answer, report the answer to the trace, stop when a hook ended
 // the walk. This file is that walk; what differs between points (how a
@@ -21,7 +23,7 @@ type point[H, P any] struct {
 	// times slower (BenchmarkChain). It recovers a panic as that hook's
 	// error: one deferred recover per batch, not per hook, keeps a chain of
 	// hooks without opinion close to direct calls.
-	next func(c *Context, i int, tracing bool) (at int, p *P, err error)
+	next func(c *Context, i int, tracing bool) opinion[P]
 	// apply acts on a hook's non-nil patch, and returns what the hook
 	// decided: each decision rule lives in one apply, and the trace only
 	// reports what it returns.
@@ -43,24 +45,30 @@ type verdict struct {
 // noOpinion is the verdict of a nil patch.
 var noOpinion = verdict{decision: DecisionNoOpinion}
 
-// walk runs the hooks hs of point at, in their order, on s. It returns the
-// error the Run method must return (a cancellation, or a *HookError under
-// FailRun).
-func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P]) error {
-	t0, tracing := r.traceStart()
-	for i := 0; i < len(hs); i++ {
-		var p *P
-		var err error
-		if i, p, err = s.next(c, i, tracing); i == len(hs) {
-			break
-		}
-		e := hs[i]
+// opinion is what the hot loop found: the index of the first hook, from
+// where it started, that had an opinion or an error (len(hs) when none
+// had), with its patch and error.
+type opinion[P any] struct {
+	at  int
+	p   *P
+	err error
+}
+
+// walk acts on the answers of the hooks hs of point at, in their order,
+// on s, from first: the answer of the point's first call of s.next, which
+// the point makes itself, so that a call whose hooks have no opinion
+// returns without entering the walk (the common case, kept as cheap as
+// calling the hooks). It returns the error the Run method must return (a
+// cancellation, or a *HookError under FailRun).
+func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], first opinion[P], t0 time.Time, tracing bool) error {
+	for a := first; a.at < len(hs); a = s.next(c, a.at+1, tracing) {
+		e := hs[a.at]
 		v := noOpinion
 		switch {
-		case err != nil:
-			v = judge(s.refuse, at, e.index, err)
-		case p != nil:
-			v = s.apply(p, e.index)
+		case a.err != nil:
+			v = judge(s.refuse, at, e.index, a.err)
+		case a.p != nil:
+			v = s.apply(a.p, e.index)
 		}
 		if tracing {
 			t0 = r.traced(t0, c, at, e.index, e.policy, v)

@@ -6,6 +6,7 @@ import (
 	"reflect"
 	"strings"
 	"sync"
+	"sync/atomic"
 )
 
 // The points of wrap hooks. They are not in Points(): they wrap the call
@@ -85,9 +86,7 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 // so that the step it keeps a pointer to is not moved to the heap on
 // ExecuteTool's common path.
 func (r *Run) wrapTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
-	if step.wrapped != nil {
-		step.wrapped.Store(true)
-	}
+	r.wraps[0].ran.Add(1)
 	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: r.chain.wrapTool, step: &step, call: tool,
 		wrap: func(h WrapToolHook, c *Context, call ToolCall, next ToolFunc) (ToolResult, error) {
 			return h.WrapTool(c, call, next)
@@ -117,9 +116,7 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 
 // wrapModel is ExecuteModel through the wraps, kept apart as wrapTool is.
 func (r *Run) wrapModel(ctx context.Context, step ModelStep, model ModelFunc) (ModelResponse, error) {
-	if step.wrapped != nil {
-		step.wrapped.Store(true)
-	}
+	r.wraps[1].ran.Add(1)
 	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: r.chain.wrapModel, call: model,
 		wrap: func(h WrapModelHook, c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
 			return h.WrapModel(c, req, next)
@@ -205,25 +202,48 @@ func callWrap[H, X, R, F any](wrap func(H, *Context, X, F) (R, error), h H, c *C
 	return res, err, nil
 }
 
-// unwrapped tells the host, once per run, that it ran a call itself
-// between the split methods, so the wraps did not run.
-func (r *Run) unwrapped(at Point, names []string) {
-	warned := &r.warnedUnwrapped[0]
-	if at == WrapModelCall {
-		warned = &r.warnedUnwrapped[1]
-	}
-	if !warned.CompareAndSwap(false, true) {
-		return
-	}
-	how := "Run.CallTool, or Run.ExecuteTool between BeforeToolExecute and AfterToolExecute"
-	if at == WrapModelCall {
-		how = "Run.CallModel, or Run.ExecuteModel between BeforeModelRequest and AfterModelResponse"
-	}
-	r.chain.diagnose(Diagnostic{Point: at, Err: fmt.Errorf(
-		"the wrap hooks %s did not run: the host made the call itself; use %s", strings.Join(names, ", "), how)})
+// wrapCount tells, for one kind of call, whether the host runs its calls
+// through the wraps: ExecuteTool (or ExecuteModel) counts each call it ran,
+// and each after-method that finds no count left for its call tells the
+// host, once per run. A count, not a mark on the step, keeps the steps
+// (returned by value on every call) as small as they were.
+type wrapCount struct {
+	ran    atomic.Int64 // calls run through the wraps whose after-method has not come yet
+	warned atomic.Bool
 }
 
-// wrapNames names the wrap hooks ws, for the diagnostic of unwrapped.
+// after takes one call's count; with none left, the host ran the call
+// itself, and is told once.
+func (w *wrapCount) after(r *Run, at Point, names []string) {
+	for {
+		n := w.ran.Load()
+		if n > 0 {
+			if w.ran.CompareAndSwap(n, n-1) {
+				return
+			}
+			continue
+		}
+		if w.warned.CompareAndSwap(false, true) {
+			how := "Run.CallTool, or Run.ExecuteTool between BeforeToolExecute and AfterToolExecute"
+			if at == WrapModelCall {
+				how = "Run.CallModel, or Run.ExecuteModel between BeforeModelRequest and AfterModelResponse"
+			}
+			r.chain.diagnose(Diagnostic{Point: at, Err: fmt.Errorf(
+				"the wrap hooks %s did not run: the host made the call itself; use %s", strings.Join(names, ", "), how)})
+		}
+		return
+	}
+}
+
+// skipAfter takes back the count of a call that ran through the wraps but
+// whose after-method will not come (the call failed), if it was counted.
+func (w *wrapCount) skipAfter(counted bool) {
+	if counted {
+		w.ran.Add(-1)
+	}
+}
+
+// wrapNames names the wrap hooks ws, for the diagnostic of wrapCount.
 func wrapNames[H any](c *Chain, ws []entry[H]) []string {
 	names := make([]string, len(ws))
 	for i, e := range ws {
