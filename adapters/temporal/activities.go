@@ -1,0 +1,302 @@
+package temporal
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/rienda/hooks"
+	"go.temporal.io/sdk/activity"
+	sdk "go.temporal.io/sdk/temporal"
+)
+
+// The activities' inputs and outputs travel through Temporal as JSON. The
+// run's snapshot rides along as raw JSON, so that the workflow's history
+// shows it as it is rather than as base64.
+
+type startInput struct {
+	RunID   string
+	Input   string
+	Answers []Answer
+}
+
+type startOutput struct {
+	Snapshot   json.RawMessage
+	Suspension *suspension
+}
+
+type modelInput struct {
+	Snapshot json.RawMessage
+	Request  hooks.ModelRequest
+	Answers  []Answer
+	Answered *hooks.ModelResponse // the model answered before an after-hook waited: do not call it again
+}
+
+type modelOutput struct {
+	Snapshot   json.RawMessage
+	Reply      hooks.ModelReply
+	Suspension *suspension
+}
+
+type toolInput struct {
+	Snapshot json.RawMessage
+	Call     hooks.ToolCall
+	Answers  []Answer
+	Executed *hooks.ToolResult // the tool ran before an after-hook waited: do not run it again
+}
+
+type toolOutput struct {
+	Snapshot   json.RawMessage
+	Result     hooks.ToolResult
+	Suspension *suspension
+}
+
+type endInput struct {
+	Snapshot json.RawMessage
+	End      hooks.RunEnd
+	Answers  []Answer
+}
+
+type endOutput struct {
+	Snapshot   json.RawMessage
+	Suspension *suspension
+}
+
+// suspension says that a hook asked a person something nobody has
+// answered yet: the step did not happen, and runs again with the answer.
+type suspension struct {
+	Prompt   hooks.Prompt
+	Answered *hooks.ModelResponse `json:",omitempty"`
+	Executed *hooks.ToolResult    `json:",omitempty"`
+}
+
+// errSuspended is what the durable Host.Confirm answers for a prompt that
+// has no recorded answer: the step is suspended, not refused.
+var errSuspended = errors.New("waiting for a person's answer (the step is suspended and runs again with it)")
+
+// activities are the steps of the workflow, on the worker's Agent.
+type activities struct{ agent *Agent }
+
+// step is one activity's run, rehydrated from the snapshot the workflow
+// carries, with a Host.Confirm that answers from the recorded answers and
+// suspends the step on a prompt that has none.
+type step struct {
+	run    *hooks.Run
+	ctx    context.Context // the hooks': cancelled when the step suspends
+	cancel context.CancelFunc
+	asked  chan hooks.Prompt // the first unanswered prompt; buffered 1
+}
+
+func (a *activities) host(answers []Answer, asked chan hooks.Prompt, cancel context.CancelFunc) hooks.Host {
+	host := a.agent.Host
+	host.Confirm = func(ctx context.Context, p hooks.Prompt) (bool, error) {
+		for _, ans := range answers {
+			if ans.Prompt == p {
+				return ans.Approved, nil
+			}
+		}
+		select {
+		case asked <- p: // the first prompt is the one the person is asked
+		default:
+		}
+		if cancel != nil {
+			cancel()
+		}
+		return false, errSuspended
+	}
+	return host
+}
+
+// rehydrate makes the run of a step again from its snapshot.
+func (a *activities) rehydrate(ctx context.Context, snapshot []byte, answers []Answer) (*step, error) {
+	s := &step{asked: make(chan hooks.Prompt, 1)}
+	s.ctx, s.cancel = context.WithCancel(ctx)
+	run, err := a.agent.Chain.Rehydrate(a.host(answers, s.asked, s.cancel), snapshot)
+	if err != nil {
+		s.cancel()
+		return nil, sdk.NewNonRetryableApplicationError(err.Error(), "hooks.Snapshot", err)
+	}
+	s.run = run
+	return s, nil
+}
+
+// suspended returns the prompt that suspended the step, if one did; the
+// step's run is then thrown away, and the person is told.
+func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt) (hooks.Prompt, bool) {
+	select {
+	case p := <-s:
+		if a.agent.Ask != nil {
+			info := activity.GetInfo(ctx)
+			a.agent.Ask(ctx, Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p})
+		}
+		return p, true
+	default:
+		return hooks.Prompt{}, false
+	}
+}
+
+// Start runs the BeforeRun hooks, once for the whole run. A hook that
+// fails the run has had its AfterRun: the error is final.
+func (a *activities) Start(ctx context.Context, in startInput) (startOutput, error) {
+	asked := make(chan hooks.Prompt, 1)
+	// No cancellation on a prompt here: a cancelled BeforeRun would end
+	// the run (AfterRun). The run is thrown away anyway.
+	run, err := a.agent.Chain.Start(ctx, a.host(in.Answers, asked, nil), hooks.RunStart{RunID: in.RunID, Input: in.Input})
+	if p, ok := a.suspended(ctx, asked); ok {
+		return startOutput{Suspension: &suspension{Prompt: p}}, nil
+	}
+	if err != nil {
+		return startOutput{}, final(err)
+	}
+	snap, err := run.Snapshot()
+	return startOutput{Snapshot: snap}, final(err)
+}
+
+// Model runs one model call through the hooks.
+func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, error) {
+	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
+	if err != nil {
+		return modelOutput{}, err
+	}
+	defer s.cancel()
+	st, err := s.run.BeforeModelRequest(s.ctx, in.Request)
+	if p, ok := a.suspended(ctx, s.asked); ok {
+		return modelOutput{Suspension: &suspension{Prompt: p}}, nil
+	}
+	if err != nil {
+		return modelOutput{}, stepError(err)
+	}
+	resp := hooks.ModelResponse{}
+	if in.Answered != nil && st.Response == nil && st.End == nil {
+		resp = *in.Answered
+	} else if resp, err = s.run.ExecuteModel(s.ctx, st, a.agent.Model); err != nil {
+		if p, ok := a.suspended(ctx, s.asked); ok { // a wrap hook asked: the whole call runs again
+			return modelOutput{Suspension: &suspension{Prompt: p}}, nil
+		}
+		return modelOutput{}, stepError(err)
+	}
+	reply, err := s.run.AfterModelResponse(s.ctx, st, resp)
+	if p, ok := a.suspended(ctx, s.asked); ok {
+		return modelOutput{Suspension: &suspension{Prompt: p, Answered: &resp}}, nil
+	}
+	if err != nil {
+		return modelOutput{}, stepError(err)
+	}
+	snap, err := s.run.Snapshot()
+	return modelOutput{Snapshot: snap, Reply: reply}, final(err)
+}
+
+// Tool runs one tool call through the hooks. A refusal after a person's
+// "no" carries the person's reason to the model.
+func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error) {
+	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
+	if err != nil {
+		return toolOutput{}, err
+	}
+	defer s.cancel()
+	st, err := s.run.BeforeToolExecute(s.ctx, in.Call)
+	if p, ok := a.suspended(ctx, s.asked); ok {
+		return toolOutput{Suspension: &suspension{Prompt: p}}, nil
+	}
+	if err != nil {
+		return toolOutput{}, stepError(err)
+	}
+	res, executed := *orEmpty(st.Result), in.Executed
+	switch {
+	case st.Refused:
+		res.Text = withPersonsReason(st.Reason, in.Answers)
+	case in.Executed != nil && st.Result == nil:
+		res, err = s.run.AfterToolExecute(s.ctx, st, *in.Executed)
+	default:
+		if res, err = s.run.ExecuteTool(s.ctx, st, a.runTool); err != nil {
+			if p, ok := a.suspended(ctx, s.asked); ok { // a wrap hook asked: the whole call runs again
+				return toolOutput{Suspension: &suspension{Prompt: p}}, nil
+			}
+			return toolOutput{}, stepError(err)
+		}
+		ran := res
+		executed = &ran
+		res, err = s.run.AfterToolExecute(s.ctx, st, res)
+	}
+	if p, ok := a.suspended(ctx, s.asked); ok {
+		return toolOutput{Suspension: &suspension{Prompt: p, Executed: executed}}, nil
+	}
+	if err != nil {
+		return toolOutput{}, stepError(err)
+	}
+	snap, err := s.run.Snapshot()
+	return toolOutput{Snapshot: snap, Result: res}, final(err)
+}
+
+// End runs the AfterRun hooks; on a run that has ended (a retried End) it
+// does nothing.
+func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
+	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
+	if err != nil {
+		return endOutput{}, err
+	}
+	defer s.cancel()
+	s.run.End(ctx, in.End)
+	if p, ok := a.suspended(ctx, s.asked); ok {
+		return endOutput{Suspension: &suspension{Prompt: p}}, nil
+	}
+	snap, err := s.run.Snapshot()
+	return endOutput{Snapshot: snap}, final(err)
+}
+
+// runTool runs the agent's tool by name. A tool's error is the result the
+// model reads, unless the step was cancelled: then Temporal retries it.
+func (a *activities) runTool(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+	tool, ok := a.agent.Tools[call.Name]
+	if !ok {
+		return hooks.ToolResult{Text: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}, nil
+	}
+	res, err := tool(c, call)
+	if err != nil {
+		if c.Context.Err() != nil {
+			return res, err
+		}
+		return hooks.ToolResult{Text: err.Error(), IsError: true}, nil
+	}
+	return res, nil
+}
+
+func orEmpty(r *hooks.ToolResult) *hooks.ToolResult {
+	if r == nil {
+		return &hooks.ToolResult{}
+	}
+	return r
+}
+
+// withPersonsReason adds to a refusal the reasons people gave for saying
+// no in this call, so that the model reads why.
+func withPersonsReason(reason string, answers []Answer) string {
+	for _, a := range answers {
+		if !a.Approved && a.Reason != "" {
+			reason += ": " + a.Reason
+		}
+	}
+	return reason
+}
+
+// stepError sorts a step's error for Temporal: a hook that failed the run
+// is final; anything else (the model's error, a timeout) is retried.
+func stepError(err error) error {
+	var he *hooks.HookError
+	if errors.As(err, &he) {
+		return final(err)
+	}
+	return err
+}
+
+// final makes err one that Temporal does not retry.
+func final(err error) error {
+	if err == nil {
+		return nil
+	}
+	return sdk.NewNonRetryableApplicationError(err.Error(), errTypeRunFailed, err)
+}
+
+// errTypeRunFailed is the type of the error of a step that failed the run.
+const errTypeRunFailed = "hooks.RunFailed"

@@ -1,0 +1,86 @@
+package temporal
+
+import (
+	"context"
+	"errors"
+
+	"github.com/rienda/hooks"
+	"go.temporal.io/sdk/activity"
+	"go.temporal.io/sdk/client"
+	"go.temporal.io/sdk/worker"
+	"go.temporal.io/sdk/workflow"
+)
+
+// Agent is what a worker runs the steps of durable runs with: the hooks,
+// the model and the tools. Every worker of a task queue needs one built
+// from the same hook definitions, since any worker may run any step.
+type Agent struct {
+	// Chain holds the hooks; nil runs none. A Chain built anew after a
+	// restart continues the runs the old one was running.
+	Chain *hooks.Chain
+	// Host is given to every step. Its Confirm is replaced: a prompt is
+	// answered from the answers recorded in the workflow, or suspends the
+	// step until a person answers it (SignalAnswer).
+	Host hooks.Host
+	// Model calls the model; required.
+	Model hooks.ModelFunc
+	// Tools run the tool calls, by name. A tool's error is the result the
+	// model reads; an unknown name is an error result too.
+	Tools map[string]hooks.ToolFunc
+	// Ask is told, in the step that a prompt suspended, that a person must
+	// answer it: send the question where people see it (a chat, a ticket).
+	// The workflow waits for SignalAnswer in any case, and its QueryPending
+	// query shows the question. nil: nobody is told.
+	Ask func(ctx context.Context, q Question)
+}
+
+// Question is a prompt a durable run waits on, and where to answer it.
+type Question struct {
+	WorkflowID string
+	Prompt     hooks.Prompt
+}
+
+// Answer is a person's answer to a Question, sent to the workflow as the
+// SignalAnswer signal. Prompt must be the question's, so that a stale
+// answer is not taken for another question.
+type Answer struct {
+	Prompt   hooks.Prompt
+	Approved bool
+	Reason   string // why: a refusal carries it to the model
+	By       string // who answered, for the trace
+}
+
+// The names the workflow and its steps are registered under.
+const (
+	WorkflowName  = "hooks.AgentRun"
+	ActivityStart = "hooks.Start"
+	ActivityModel = "hooks.Model"
+	ActivityTool  = "hooks.Tool"
+	ActivityEnd   = "hooks.End"
+	SignalAnswer  = "hooks.answer"  // carries an Answer
+	QueryPending  = "hooks.pending" // returns the *Question waited on, or nil
+)
+
+// errTypeMaxTurns is the error type of a run that reached its MaxTurns.
+const errTypeMaxTurns = "hooks.MaxTurns"
+
+// Register registers the workflow and its steps on a worker (or a
+// worker.WorkflowReplayer's registry, for the workflow alone).
+func Register(r worker.Registry, agent *Agent) error {
+	if agent == nil || agent.Model == nil {
+		return errors.New("temporal: Register needs an Agent with a Model")
+	}
+	r.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
+	a := &activities{agent: agent}
+	r.RegisterActivityWithOptions(a.Start, activity.RegisterOptions{Name: ActivityStart})
+	r.RegisterActivityWithOptions(a.Model, activity.RegisterOptions{Name: ActivityModel})
+	r.RegisterActivityWithOptions(a.Tool, activity.RegisterOptions{Name: ActivityTool})
+	r.RegisterActivityWithOptions(a.End, activity.RegisterOptions{Name: ActivityEnd})
+	return nil
+}
+
+// SendAnswer sends a person's answer to the durable run workflowID, which
+// waits for it (QueryPending says on what).
+func SendAnswer(ctx context.Context, c client.Client, workflowID string, a Answer) error {
+	return c.SignalWorkflow(ctx, workflowID, "", SignalAnswer, a)
+}

@@ -1,0 +1,198 @@
+package temporal
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rienda/hooks"
+	sdk "go.temporal.io/sdk/temporal"
+	"go.temporal.io/sdk/workflow"
+)
+
+// DefaultMaxTurns bounds a run whose Input.MaxTurns is zero.
+const DefaultMaxTurns = 32
+
+// DefaultStepTimeout bounds one attempt of a step when Input.StepTimeout
+// is zero.
+const DefaultStepTimeout = 10 * time.Minute
+
+// Input starts a durable run (client.ExecuteWorkflow with WorkflowName).
+type Input struct {
+	RunID    string          // "": the workflow id
+	Input    string          // the person's message; RunStart.Input
+	System   string          // the system prompt of every model call
+	Messages []hooks.Message // the conversation so far; empty: one user message, Input
+	MaxTurns int             // model calls; 0: DefaultMaxTurns
+	// StepTimeout bounds one attempt of a step (an activity's
+	// StartToCloseTimeout): a worker that dies mid-step is noticed then,
+	// and the step runs again on another.
+	StepTimeout time.Duration
+	// Retry is the steps' retry policy; nil: Temporal's default (retry
+	// with backoff, for ever). Errors of a hook that failed the run are
+	// never retried.
+	Retry *sdk.RetryPolicy
+}
+
+// Output is where a durable run stopped.
+type Output struct {
+	Output   string          // the final reply's text, or the output of a hook's End
+	Ended    bool            // a hook ended the run
+	Turns    int             // model calls, those a hook answered included
+	Messages []hooks.Message // the conversation: Input's messages, then the turns
+	Steps    []Step          // what happened, in order: the trace of the run
+	Snapshot json.RawMessage // the run's last snapshot (hook states, memo, model calls)
+}
+
+// Step is one line of a durable run's trace.
+type Step struct {
+	Kind   string // start, model, tool, wait, answer, end
+	Detail string
+}
+
+// flow is one execution of the workflow: the snapshot it carries and the
+// trace it keeps. Only its activities touch hooks.
+type flow struct {
+	ctx     workflow.Context
+	in      Input
+	out     Output
+	snap    json.RawMessage
+	pending *Question
+}
+
+// Workflow is the agent loop as a Temporal workflow: every model call and
+// every tool call is an activity that runs the hooks on the run the
+// workflow carries as a snapshot. A hook's Confirm suspends its step until
+// a person answers (SignalAnswer); the step then runs again with the
+// answer. AfterRun runs once, in the last step, also when the run fails or
+// is cancelled.
+func Workflow(ctx workflow.Context, in Input) (Output, error) {
+	f := &flow{ctx: ctx, in: in}
+	if err := workflow.SetQueryHandler(ctx, QueryPending, func() (*Question, error) { return f.pending, nil }); err != nil {
+		return Output{}, err
+	}
+	if err := f.start(); err != nil {
+		return f.out, err // no run, or one whose AfterRun has run
+	}
+	err := f.loop()
+	if endErr := f.end(err); err == nil {
+		err = endErr
+	}
+	f.out.Snapshot = f.snap
+	return f.out, err
+}
+
+func (f *flow) options(ctx workflow.Context) workflow.Context {
+	timeout := f.in.StepTimeout
+	if timeout <= 0 {
+		timeout = DefaultStepTimeout
+	}
+	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: f.in.Retry})
+}
+
+func (f *flow) trace(kind, format string, args ...any) {
+	f.out.Steps = append(f.out.Steps, Step{Kind: kind, Detail: fmt.Sprintf(format, args...)})
+}
+
+// suspendable is an activity's output that may say it waits for a person.
+type suspendable interface{ waiting() *suspension }
+
+func (o *startOutput) waiting() *suspension { return o.Suspension }
+func (o *modelOutput) waiting() *suspension { return o.Suspension }
+func (o *toolOutput) waiting() *suspension  { return o.Suspension }
+func (o *endOutput) waiting() *suspension   { return o.Suspension }
+
+// call runs a step until it does not wait for a person: after each
+// suspension it waits for the answer and runs the step again with every
+// answer given so far in this step.
+func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answer, s *suspension) any, out suspendable) error {
+	var answers []Answer
+	var last *suspension
+	for {
+		if err := workflow.ExecuteActivity(f.options(ctx), name, input(answers, last)).Get(ctx, out); err != nil {
+			return err
+		}
+		if last = out.waiting(); last == nil {
+			return nil
+		}
+		a, err := f.await(ctx, last.Prompt)
+		if err != nil {
+			return err
+		}
+		answers = append(answers, a)
+	}
+}
+
+// await waits, as long as it takes, for a person's answer to p.
+func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
+	f.pending = &Question{WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Prompt: p}
+	defer func() { f.pending = nil }()
+	f.trace("wait", "%s: %s", p.Title, p.Body)
+	answers := workflow.GetSignalChannel(ctx, SignalAnswer)
+	for {
+		var a Answer
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(answers, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &a) })
+		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+		sel.Select(ctx)
+		if err := ctx.Err(); err != nil {
+			return Answer{}, err
+		}
+		if a.Prompt != p {
+			workflow.GetLogger(ctx).Warn("answer to another prompt ignored", "prompt", a.Prompt.Title, "waiting for", p.Title)
+			continue
+		}
+		verdict := "no"
+		if a.Approved {
+			verdict = "yes"
+		}
+		f.trace("answer", "%s by %q: %s", verdict, a.By, a.Reason)
+		return a, nil
+	}
+}
+
+func (f *flow) start() error {
+	runID := f.in.RunID
+	if runID == "" {
+		runID = workflow.GetInfo(f.ctx).WorkflowExecution.ID
+	}
+	var out startOutput
+	err := f.call(f.ctx, ActivityStart, func(answers []Answer, _ *suspension) any {
+		return startInput{RunID: runID, Input: f.in.Input, Answers: answers}
+	}, &out)
+	if err != nil {
+		return err
+	}
+	f.snap = out.Snapshot
+	f.trace("start", "run %s", runID)
+	return nil
+}
+
+// end runs the AfterRun hooks, whatever happened to the run: on a context
+// that a cancellation does not reach.
+func (f *flow) end(runErr error) error {
+	ctx, cancel := workflow.NewDisconnectedContext(f.ctx)
+	defer cancel()
+	end := hooks.RunEnd{Output: f.out.Output, Outcome: hooks.Completed}
+	switch {
+	case f.ctx.Err() != nil || sdk.IsCanceledError(runErr):
+		end.Outcome, end.Reason = hooks.Interrupted, "the workflow was cancelled"
+	case runErr != nil:
+		end.Outcome, end.Reason = hooks.Failed, runErr.Error()
+	}
+	var out endOutput
+	err := f.call(ctx, ActivityEnd, func(answers []Answer, _ *suspension) any {
+		return endInput{Snapshot: f.snap, End: end, Answers: answers}
+	}, &out)
+	if err != nil {
+		return err
+	}
+	f.snap = out.Snapshot
+	f.trace("end", "%s", end.Outcome)
+	return nil
+}
+
+// errNoReply is the error of a run that made MaxTurns model calls without
+// a final reply.
+var errNoReply = errors.New("temporal: the run reached its MaxTurns without a final reply")
