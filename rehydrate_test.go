@@ -35,7 +35,9 @@ func TestRehydrateCarriesARunBetweenStepsWithoutRunningHooks(t *testing.T) {
 	snap, err := run.Snapshot()
 	require.NoError(t, err)
 
-	tool := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "ok"}, nil }
+	tool := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: "ok"}, nil
+	}
 	for step := range 3 { // each step in "another process": a fresh chain, the same hooks
 		chain, err := hooks.NewChain([]hooks.Hook{counter})
 		require.NoError(t, err)
