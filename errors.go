@@ -36,18 +36,28 @@ func toolRefusal(err error) (msg string, ok bool) {
 	return te.Error(), true
 }
 
+// BlockMessager is an error that says, in the few words a model may read,
+// why a hook failed: when a hook's error blocks a tool call (policy Block),
+// the model reads "Tool call blocked: " and BlockMessage() instead of the
+// whole error, so that what a failing command printed on stderr (or a
+// path, or a secret) stays in the diagnostic. Command hooks' errors
+// implement it; so may a dialect's.
+type BlockMessager interface {
+	error
+	BlockMessage() string
+}
+
 // blockedText is what the model reads when a hook's error blocks a call
-// (policy Block): the error's message, or the short form an error of the
-// package's own hook kinds gives (a command's, without its stderr).
+// (policy Block): the error's message, or its BlockMessage.
 func blockedText(err error) (text string) {
 	defer func() {
 		if recover() != nil { // a hostile Unwrap or As
 			text = err.Error() // sanitized: it does not panic
 		}
 	}()
-	var short interface{ blocked() string }
+	var short BlockMessager
 	if errors.As(err, &short) {
-		return short.blocked()
+		return short.BlockMessage()
 	}
 	return err.Error()
 }

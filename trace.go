@@ -126,7 +126,7 @@ func fields(names []string, set ...bool) []string {
 // The names of each patch's fields, as a trace's Changed lists them.
 var (
 	runFields      = []string{"state"}
-	requestFields  = []string{"system", "messages"}
+	requestFields  = []string{"system", "messages", "model", "tools"}
 	responseFields = []string{"text"}
 	callFields     = []string{"arguments"}
 	resultFields   = []string{"text", "isError", "value"}
