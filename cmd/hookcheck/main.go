@@ -2,9 +2,9 @@
 // directory and agent files, runs one hook at one point on a payload, and
 // runs fixtures against a hook.
 //
-//	go run ./examples/hookcheck lint [-dir DIR] [AGENT_FILE ...]
-//	go run ./examples/hookcheck run [-dir DIR] [-confirm yes|no] NAME POINT PAYLOAD.json
-//	go run ./examples/hookcheck test [-dir DIR] NAME FIXTURES_DIR
+//	go run ./cmd/hookcheck lint [-dir DIR] [AGENT_FILE ...]
+//	go run ./cmd/hookcheck run [-dir DIR] [-confirm yes|no] NAME POINT PAYLOAD.json
+//	go run ./cmd/hookcheck test [-dir DIR] NAME FIXTURES_DIR
 //
 // DIR defaults to ~/.rienda/hooks. A payload is the "input" of a fixture
 // (see package hooktest): {"call": …} for tool points, {"request": …} or
