@@ -111,6 +111,10 @@ func TestLintTakesAHookFolder(t *testing.T) {
 	r := hookcheck(t, "", "lint", policy+"/js/no-rm-rf")
 	assert.Equal(t, 0, r.code, r.stdout+r.stderr)
 	assert.Equal(t, "ok: 1 hook(s), 0 agent file(s)\n", r.stdout)
+
+	r = hookcheck(t, "", "lint", "../../examples/agentloop/hooks") // a folder of hook folders
+	assert.Equal(t, 0, r.code, r.stdout+r.stderr)
+	assert.Equal(t, "ok: 2 hook(s), 0 agent file(s)\n", r.stdout)
 }
 
 func TestKindFlag(t *testing.T) {
