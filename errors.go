@@ -47,6 +47,44 @@ type BlockMessager interface {
 	BlockMessage() string
 }
 
+// FailClosed marks err, returned by a hook, as a failure that refuses the
+// tool call it happened in, as policy Block does, whatever the hook's own
+// policy: for a hook kind whose entries each choose (a command entry with
+// failClosed, a dialect's handler). From BeforeToolExecute the call is
+// refused with "Tool call blocked: " and the error's BlockMessage (or its
+// message), traced as refused with the error, and the error is a
+// Diagnostic; at other points it is handled by the hook's policy. A nil err
+// gives nil.
+func FailClosed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &failClosedError{err}
+}
+
+type failClosedError struct{ err error }
+
+func (e *failClosedError) Error() string { return e.err.Error() }
+func (e *failClosedError) Unwrap() error { return e.err }
+
+// failsClosed reports whether err was marked by FailClosed. It never
+// panics, whatever the error's own methods do.
+func failsClosed(err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	var fc *failClosedError
+	return errors.As(err, &fc)
+}
+
+// blockedReason is the reason of a tool call refused because a hook
+// failed (policy Block, FailClosed): the one place this text is built.
+func blockedReason(err error) string {
+	return "Tool call blocked: " + blockedText(err)
+}
+
 // blockedText is what the model reads when a hook's error blocks a call
 // (policy Block): the error's message, or its BlockMessage.
 func blockedText(err error) (text string) {

@@ -30,7 +30,7 @@ type TraceEvent struct {
 	Decision Decision
 	Changed  []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
 	Reason   string   // for DecisionRefused
-	Err      error    // for DecisionErrored
+	Err      error    // for DecisionErrored, and DecisionRefused when the hook's failure refused (policy Block)
 	Policy   Policy   // the policy applied to Err
 }
 
