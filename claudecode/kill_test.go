@@ -1,6 +1,6 @@
 //go:build linux
 
-package hooks_test
+package claudecode_test
 
 import (
 	"fmt"

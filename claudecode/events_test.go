@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -56,7 +57,7 @@ func TestClaudeArgsRunWithoutAShell(t *testing.T) {
 	var rec recorder
 	dir := t.TempDir()
 	log := filepath.Join(dir, "a log")
-	script, err := filepath.Abs("testdata/claude/record.sh")
+	script, err := filepath.Abs("testdata/record.sh")
 	require.NoError(t, err)
 	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
 		"hooks": []any{map[string]any{"type": "command", "command": script, "args": []string{log}}}}}}})
@@ -170,7 +171,7 @@ func TestClaudeStopContinuesOnce(t *testing.T) {
 func TestClaudeStopContinuationsAreBounded(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
-		"Stop": {ccGroup("", ccEmit(t, `{"decision":"block","reason":"keep going"}`, "0", ""))}}), hooks.ClaudeStopContinuations(2))
+		"Stop": {ccGroup("", ccEmit(t, `{"decision":"block","reason":"keep going"}`, "0", ""))}}), claudecode.StopContinuations(2))
 	msgs := []hooks.Message{{Role: "user", Text: "go"}}
 	var continued int
 	for range 4 {
@@ -240,7 +241,7 @@ func TestClaudeUserPromptSubmit(t *testing.T) {
 func TestClaudeSessionEnd(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "ends")
-	hs, err := hooks.ClaudeCodeHooks(claudeSettings(t, map[string][]map[string]any{"SessionEnd": {
+	hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{"SessionEnd": {
 		ccGroup("completed|failed", claudeScript(t, "record.sh", log)), ccGroup("interrupted", claudeScript(t, "record.sh", log))}}))
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))

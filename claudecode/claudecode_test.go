@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// claudeInterpreters are the interpreters of testdata/claude's scripts,
+// claudeInterpreters are the interpreters of testdata's scripts,
 // by extension.
 var claudeInterpreters = map[string]string{".sh": "bash", ".py": "python3", ".js": "node"}
 
-// claudeScript is the command that runs testdata/claude/<name> with its
+// claudeScript is the command that runs testdata/<name> with its
 // interpreter and args, shell-quoted for a Claude Code "command". The test
 // is skipped, with the reason, when the interpreter is not installed.
 func claudeScript(t testing.TB, name string, args ...string) string {
@@ -29,7 +30,7 @@ func claudeScript(t testing.TB, name string, args ...string) string {
 	if _, err := exec.LookPath(interp); err != nil {
 		t.Skipf("%s needs %s, which is not installed: %v", name, interp, err)
 	}
-	path, err := filepath.Abs(filepath.Join("testdata", "claude", name))
+	path, err := filepath.Abs(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	words := []string{interp, ccQuote(path)}
 	for _, a := range args {
@@ -104,9 +105,9 @@ func claudeHost(t testing.TB, p *ccPerson) hooks.Host {
 }
 
 // claudeRun starts a run of the hooks of settings on host.
-func claudeRun(t *testing.T, rec *recorder, host hooks.Host, settings []byte, opts ...hooks.ClaudeOption) (*hooks.Chain, *hooks.Run) {
+func claudeRun(t *testing.T, rec *recorder, host hooks.Host, settings []byte, opts ...claudecode.Option) (*hooks.Chain, *hooks.Run) {
 	t.Helper()
-	hs, err := hooks.ClaudeCodeHooks(settings, opts...)
+	hs, err := claudecode.Hooks(settings, opts...)
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
 	require.NoError(t, err)
@@ -131,7 +132,7 @@ func ccShell(rec *recorder) hooks.ToolFunc {
 }
 
 // ccToolNames maps the host's shell tool to Claude Code's Bash.
-var ccToolNames = hooks.ClaudeToolNames(map[string]string{"shell": "Bash", "write_file": "Write"})
+var ccToolNames = claudecode.ToolNames(map[string]string{"shell": "Bash", "write_file": "Write"})
 
 // A bash guard in the style of the public ones refuses with exit 2, its
 // stderr the reason the model reads, and lets other commands run.

@@ -1,10 +1,11 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -28,12 +29,12 @@ func TestClaudeSettingsShapes(t *testing.T) {
 		"whole":      `{"permissions":{"allow":["Bash(ls)"]},"env":{"A":"1"},"hooks":` + events + `}`,
 		"hooks only": events,
 	} {
-		hs, err := hooks.ClaudeCodeHooks([]byte(settings))
+		hs, err := claudecode.Hooks([]byte(settings))
 		require.NoError(t, err, name)
 		assert.Equal(t, []string{"claude:PreToolUse", "claude:Stop"}, ccNames(hs), name)
 	}
 	for _, settings := range []string{`{}`, `{"permissions":{"deny":[]}}`, `{"disableAllHooks":true,"hooks":` + events + `}`} {
-		hs, err := hooks.ClaudeCodeHooks([]byte(settings))
+		hs, err := claudecode.Hooks([]byte(settings))
 		require.NoError(t, err, settings)
 		assert.Empty(t, hs, settings)
 	}
@@ -54,11 +55,11 @@ func TestClaudeSettingsErrors(t *testing.T) {
 		`{"Stop":[{"hooks":[{"type":"command","command":"true","timeout":"30"}]}]}`:               "hooks.Stop[0].hooks[0]: must be an object",
 		`{"SessionEnd":[{"hooks":[]},{"matcher":"x","hooks":[{"type":"command","command":""}]}]}`: "hooks.SessionEnd[1].hooks[0].command",
 	} {
-		_, err := hooks.ClaudeCodeHooks([]byte(settings))
+		_, err := claudecode.Hooks([]byte(settings))
 		require.Error(t, err, settings)
 		assert.Contains(t, err.Error(), want, settings)
 	}
-	_, err := hooks.ClaudeCodeHooks([]byte(`{}`), hooks.ClaudeToolNames(map[string]string{"shell": ""}))
+	_, err := claudecode.Hooks([]byte(`{}`), claudecode.ToolNames(map[string]string{"shell": ""}))
 	assert.ErrorContains(t, err, "empty tool name")
 }
 
@@ -72,7 +73,7 @@ func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 			{"type":"prompt","prompt":"Is this safe? $ARGUMENTS"},
 			{"type":"http","url":"http://localhost:1/hook"},
 			{"type":"command","command":"true","if":"Bash(git *)","statusMessage":"checking","async":false}]}]}}`
-	hs, err := hooks.ClaudeCodeHooks([]byte(settings), hooks.ClaudeDiagnostics(rec.diagnose))
+	hs, err := claudecode.Hooks([]byte(settings), claudecode.Diagnostics(rec.diagnose))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"claude:PreToolUse"}, ccNames(hs))
 	var got []string
@@ -90,17 +91,17 @@ func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 // without it, the chain refuses the duplicate names.
 func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
 	settings := []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
-	user, err := hooks.ClaudeCodeHooks(settings, hooks.ClaudeNamePrefix("user:"))
+	user, err := claudecode.Hooks(settings, claudecode.NamePrefix("user:"))
 	require.NoError(t, err)
-	project, err := hooks.ClaudeCodeHooks(settings, hooks.ClaudeNamePrefix("project:"))
+	project, err := claudecode.Hooks(settings, claudecode.NamePrefix("project:"))
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(append(user, project...))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"user:PreToolUse", "project:PreToolUse"}, ccNames(chain.Hooks()))
 
-	again, err := hooks.ClaudeCodeHooks(settings)
+	again, err := claudecode.Hooks(settings)
 	require.NoError(t, err)
-	first, err := hooks.ClaudeCodeHooks(settings)
+	first, err := claudecode.Hooks(settings)
 	require.NoError(t, err)
 	_, err = hooks.NewChain(append(first, again...))
 	assert.ErrorContains(t, err, "duplicate")
@@ -109,7 +110,7 @@ func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
 // Every matcher form of Claude Code, on the tool name (the Claude name and
 // the host's both match).
 func TestClaudeMatcherForms(t *testing.T) {
-	names := hooks.ClaudeToolNames(map[string]string{"shell": "Bash", "fs_edit": "Edit"})
+	names := claudecode.ToolNames(map[string]string{"shell": "Bash", "fs_edit": "Edit"})
 	for matcher, want := range map[string][]string{
 		"":                 {"shell", "fs_edit", "mcp__github__create_issue"},
 		"*":                {"shell", "fs_edit", "mcp__github__create_issue"},

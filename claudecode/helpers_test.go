@@ -1,0 +1,88 @@
+package claudecode_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+
+	"github.com/rienda/hooks"
+	"go.uber.org/goleak"
+)
+
+var bg = context.Background()
+
+// TestMain checks that no test leaves a goroutine of this package, or of
+// the library under it, running.
+func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
+
+// recorder keeps what tools ran and what the chain diagnosed.
+type recorder struct {
+	mu    sync.Mutex
+	calls []string
+	diags []hooks.Diagnostic
+}
+
+func (r *recorder) add(s string) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.calls = append(r.calls, s)
+}
+
+func (r *recorder) got() []string {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]string(nil), r.calls...)
+}
+
+func (r *recorder) diagnose(d hooks.Diagnostic) {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	r.diags = append(r.diags, d)
+}
+
+func (r *recorder) diagnostics() []hooks.Diagnostic {
+	r.mu.Lock()
+	defer r.mu.Unlock()
+	return append([]hooks.Diagnostic(nil), r.diags...)
+}
+
+// echoTool records its call and answers its "text" argument.
+func echoTool(rec *recorder) hooks.ToolFunc {
+	return func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		rec.add("tool:" + call.Name)
+		text, _ := call.Arguments["text"].(string)
+		return hooks.ToolResult{Text: text}, nil
+	}
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
+}
+
+// startChain starts a run of hs on host.
+func startChain(t *testing.T, rec *recorder, host hooks.Host, hs []hooks.Hook) (*hooks.Chain, *hooks.Run) {
+	t.Helper()
+	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
+	if err != nil {
+		t.Fatal(err)
+	}
+	run, err := chain.Start(bg, host, hooks.RunStart{Input: "test"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { run.End(bg, hooks.RunEnd{}) })
+	return chain, run
+}
