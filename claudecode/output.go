@@ -76,11 +76,11 @@ func parseStdout(out []byte) result {
 	d := outputDecoder{}
 	o := &output{}
 	d.unknown(unknown, outputKeys, "")
-	d.field(raw.Continue, "continue", &o.Continue)
-	d.field(raw.StopReason, "stopReason", &o.StopReason)
-	d.field(raw.SystemMessage, "systemMessage", &o.SystemMessage)
-	d.field(raw.Decision, "decision", &o.Decision)
-	d.field(raw.Reason, "reason", &o.Reason)
+	field(&d, raw.Continue, "continue", &o.Continue)
+	field(&d, raw.StopReason, "stopReason", &o.StopReason)
+	field(&d, raw.SystemMessage, "systemMessage", &o.SystemMessage)
+	field(&d, raw.Decision, "decision", &o.Decision)
+	field(&d, raw.Reason, "reason", &o.Reason)
 	if len(raw.HookSpecificOutput) > 0 && string(raw.HookSpecificOutput) != "null" {
 		var spec rawSpecific
 		unknown, err := exactjson.Unmarshal(raw.HookSpecificOutput, &spec)
@@ -89,10 +89,10 @@ func parseStdout(out []byte) result {
 		} else {
 			s := &o.HookSpecificOutput
 			d.unknown(unknown, specificKeys, "hookSpecificOutput.")
-			d.field(spec.PermissionDecision, "hookSpecificOutput.permissionDecision", &s.PermissionDecision)
-			d.field(spec.PermissionDecisionReason, "hookSpecificOutput.permissionDecisionReason", &s.PermissionDecisionReason)
-			d.field(spec.UpdatedInput, "hookSpecificOutput.updatedInput", &s.UpdatedInput)
-			d.field(spec.AdditionalContext, "hookSpecificOutput.additionalContext", &s.AdditionalContext)
+			field(&d, spec.PermissionDecision, "hookSpecificOutput.permissionDecision", &s.PermissionDecision)
+			field(&d, spec.PermissionDecisionReason, "hookSpecificOutput.permissionDecisionReason", &s.PermissionDecisionReason)
+			field(&d, spec.UpdatedInput, "hookSpecificOutput.updatedInput", &s.UpdatedInput)
+			field(&d, spec.AdditionalContext, "hookSpecificOutput.additionalContext", &s.AdditionalContext)
 			s.UpdatedToolOutput, s.UpdatedMCPToolOutput = spec.UpdatedToolOutput, spec.UpdatedMCPToolOutput
 		}
 	}
@@ -103,15 +103,19 @@ func parseStdout(out []byte) result {
 // ignored as notes.
 type outputDecoder struct{ notes []error }
 
-// field decodes raw into v; a value of another type is ignored, with a
-// note.
-func (d *outputDecoder) field(raw json.RawMessage, name string, v any) {
+// field decodes raw into *dst; a value of another type leaves *dst as it
+// was, with a note (encoding/json may have half-filled its target, as a
+// *bool false for "yes": a value is kept only when it decoded whole).
+func field[T any](d *outputDecoder, raw json.RawMessage, name string, dst *T) {
 	if len(raw) == 0 || string(raw) == "null" {
 		return
 	}
-	if err := json.Unmarshal(raw, v); err != nil {
+	var v T
+	if err := json.Unmarshal(raw, &v); err != nil {
 		d.notes = append(d.notes, fmt.Errorf("its output's %q is %s, of a type this library does not read: ignored", name, clip(raw)))
+		return
 	}
+	*dst = v
 }
 
 // unknown notes the keys that resemble a known one: a misspelling that

@@ -142,7 +142,7 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 func (h *handler) parse(out []byte) result {
 	r := parseStdout(out)
 	for i, n := range r.notes {
-		r.notes[i] = fmt.Errorf("Claude Code hook %s: %w", h.where, n)
+		r.notes[i] = fmt.Errorf("the Claude Code hook %s: %w", h.where, n)
 	}
 	return r
 }

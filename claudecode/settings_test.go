@@ -139,3 +139,46 @@ func TestClaudeMatcherForms(t *testing.T) {
 		assert.Equal(t, want, refused, "matcher %q", matcher)
 	}
 }
+
+// Typos load as Claude Code loads them (it ignores keys it does not know),
+// and each is a load diagnostic naming the key it resembles: a top-level
+// "hook" gives no hook, "matchers" leaves the handler running on every
+// tool, "timeOut" leaves the default timeout, a misspelt event is skipped.
+func TestSettingsTyposAreDiagnosed(t *testing.T) {
+	block := `{"type":"command","command":"echo '{\"decision\":\"block\",\"reason\":\"guarded\"}'"`
+	for name, tc := range map[string]struct {
+		settings string
+		hooks    []string
+		diags    []string
+	}{
+		"hook": {`{"hook":{"PreToolUse":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`hook: unknown key "hook" is ignored (as Claude Code ignores it); did you mean "hooks"?`}},
+		"Hooks": {`{"Hooks":{"PreToolUse":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`Hooks: unknown key "Hooks" is ignored (as Claude Code ignores it); did you mean "hooks"?`}},
+		"matchers and timeOut": {`{"hooks":{"PreToolUse":[{"matchers":"Bash","hooks":[` + block + `,"timeOut":5}]}]}}`, []string{"claude:PreToolUse"},
+			[]string{`hooks.PreToolUse[0]: unknown key "matchers" is ignored (as Claude Code ignores it); did you mean "matcher"?`,
+				`hooks.PreToolUse[0].hooks[0]: unknown key "timeOut" is ignored (as Claude Code ignores it); did you mean "timeout"?`}},
+		"an event": {`{"hooks":{"PreToolUSe":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`hooks.PreToolUSe: event not run by this library, skipped (1 group(s)) (did you mean "PreToolUse"?)`}},
+		"a key unlike any": {`{"hooks":{"Stop":[{"hooks":[` + block + `,"shell":"zsh"}]}]}}`, []string{"claude:Stop"},
+			[]string{`unknown key "shell" is ignored (as Claude Code ignores it); the keys here are type, command, args, timeout`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var rec recorder
+			hs, err := claudecode.Hooks([]byte(tc.settings), claudecode.Diagnostics(rec.diagnose))
+			require.NoError(t, err)
+			assert.Equal(t, tc.hooks, ccNames(hs))
+			require.Len(t, rec.diagnostics(), len(tc.diags))
+			for i, want := range tc.diags {
+				assert.Contains(t, rec.diagnostics()[i].Err.Error(), want)
+			}
+		})
+	}
+	// "matchers" is no matcher: the guard runs on every tool, as in Claude Code.
+	var rec recorder
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
+		[]byte(`{"hooks":{"PreToolUse":[{"matchers":"Bash","hooks":[`+block+`}]}]}}`), claudecode.Diagnostics(func(hooks.Diagnostic) {}))
+	step, err := run.BeforeToolExecute(bg, hooks.ToolCall{Name: "Read"})
+	require.NoError(t, err)
+	assert.True(t, step.Refused)
+}
