@@ -18,7 +18,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
 	t0, tracing := r.traceStart()
 	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, s.refuse}
+		p := point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, nil}
 		if err := walk(r, c, BeforeModelRequest, s.hs, p, a, t0, tracing); err != nil {
 			return step, err
 		}
@@ -79,7 +79,6 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	return changedOr(changed)
 }
 
-func (s *beforeModel) refuse(int, string) verdict { return noOpinion } // a model call is not refused
 
 // AfterModelResponse runs the AfterModelResponse hooks of the hooks step
 // entered, in reverse list order, on resp. Every hook runs (no
@@ -102,7 +101,7 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
 	t0, tracing := r.traceStart()
 	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}
+		p := point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, nil}
 		if err := walk(r, c, AfterModelResponse, s.hs, p, a, t0, tracing); err != nil {
 			return s.reply, err
 		}
@@ -172,4 +171,3 @@ func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	return changedOr(changed)
 }
 
-func (s *afterModel) refuse(int, string) verdict { return noOpinion } // a reply is not refused

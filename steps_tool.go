@@ -31,7 +31,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	s := beforeTool{r: r, c: c, step: step}
 	t0, tracing := r.traceStart()
 	if a := s.next(c, 0, tracing); a.at < len(hs) {
-		p := point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refuse}
+		p := point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refused}
 		if err := walk(r, c, BeforeToolExecute, hs, p, a, t0, tracing); err != nil {
 			return err
 		}
@@ -73,16 +73,11 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		step.Call.Arguments = p.Arguments
 		s.c.rewritten = step.Rewritten()
 	}
-	switch {
-	case p.Allow != nil && !*p.Allow:
-		reason := ""
-		if p.Reason != nil {
-			reason = *p.Reason
-		}
-		v := s.refuse(index, reason)
+	if v, ok := refusal(s.r.chain.names, BeforeToolExecute, index, 0, p, nil); ok {
 		v.changed = changed
-		return v
-	case p.Result != nil:
+		return s.refused(v, index)
+	}
+	if p.Result != nil {
 		res := *p.Result
 		s.step.Result, s.step.entered = &res, index+1
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
@@ -90,16 +85,13 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 	return changedOr(changed)
 }
 
-// refuse marks the step refused by the hook at index with reason, or, when
-// it gave none, with a reason naming the hook.
-func (s *beforeTool) refuse(index int, reason string) verdict {
-	if reason == "" {
-		reason = "refused by hook " + s.r.chain.names[index]
-	}
+// refused records the refusal v (decided by refusal) of the hook at index
+// on the step: the tool does not run, and the model reads the reason.
+func (s *beforeTool) refused(v verdict, index int) verdict {
 	step := s.step
-	step.Refused, step.Reason, step.entered = true, reason, index+1
-	step.Result = &ToolResult{Text: reason, IsError: true}
-	return verdict{decision: DecisionRefused, reason: reason, stop: true}
+	step.Refused, step.Reason, step.entered = true, v.reason, index+1
+	step.Result = &ToolResult{Text: v.reason, IsError: true}
+	return v
 }
 
 // AfterToolExecute runs the AfterToolExecute hooks of the hooks step
@@ -126,7 +118,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
 	t0, tracing := r.traceStart()
 	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}
+		p := point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, nil}
 		if err := walk(r, c, AfterToolExecute, s.hs, p, a, t0, tracing); err != nil {
 			return s.res, err
 		}
@@ -174,4 +166,3 @@ func (s *afterTool) apply(p *ToolResultPatch, _ int) verdict {
 	return changedOr(fields(resultFields, p.Text != nil, p.IsError != nil, p.Value != nil))
 }
 
-func (s *afterTool) refuse(int, string) verdict { return noOpinion } // a result cannot be refused

@@ -28,9 +28,9 @@ type point[H, P any] struct {
 	// decided: each decision rule lives in one apply, and the trace only
 	// reports what it returns.
 	apply func(p *P, index int) verdict
-	// refuse refuses the call for the hook at index (only a tool call can
-	// be refused: other points ignore it).
-	refuse func(index int, reason string) verdict
+	// refused records a refusal (decided by refusal) of the hook at index
+	// on the call; nil at the points whose calls cannot be refused.
+	refused func(v verdict, index int) verdict
 }
 
 // verdict is what one hook's answer did, as the trace reports it.
@@ -66,7 +66,10 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 		v := noOpinion
 		switch {
 		case a.err != nil:
-			v = judge(s.refuse, at, e.index, e.policy, a.err)
+			v = judge(r.chain.names, at, e.index, e.policy, a.err)
+			if v.decision == DecisionRefused {
+				v = s.refused(v, e.index)
+			}
 		case a.p != nil:
 			v = s.apply(a.p, e.index)
 		}
@@ -89,22 +92,12 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 	return nil
 }
 
-// judge turns a hook's error into its verdict. In BeforeToolExecute (and
-// a tool's wrap, for a panic), a
-// *ToolError refuses the call with its message, and a failure under policy
-// Block (or marked FailClosed) refuses it with "Tool call blocked: …",
-// keeping the error for the trace and the diagnostic. Any other error is
-// the hook's failure, which its policy handles.
-func judge(refuse func(int, string) verdict, at Point, index int, policy Policy, err error) verdict {
-	if at == BeforeToolExecute || at == WrapToolCall {
-		if msg, ok := toolRefusal(err); ok {
-			return refuse(index, msg)
-		}
-		if policy == Block || failsClosed(err) {
-			v := refuse(index, blockedReason(err))
-			v.err = err
-			return v
-		}
+// judge turns a hook's error into its verdict: a refusal when refusal
+// says so (a tool call's *ToolError, or a failure under Block), else the
+// hook's failure, which its policy handles.
+func judge(names []string, at Point, index int, policy Policy, err error) verdict {
+	if v, ok := refusal(names, at, index, policy, nil, err); ok {
+		return v
 	}
 	return verdict{decision: DecisionErrored, err: err}
 }
