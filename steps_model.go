@@ -79,7 +79,6 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	return changedOr(changed)
 }
 
-
 // AfterModelResponse runs the AfterModelResponse hooks of the hooks step
 // entered, in reverse list order, on resp. Every hook runs (no
 // short-circuit); Text rewrites the reply, End ends the run, Continue
@@ -170,4 +169,3 @@ func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	}
 	return changedOr(changed)
 }
-

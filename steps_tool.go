@@ -165,4 +165,3 @@ func (s *afterTool) apply(p *ToolResultPatch, _ int) verdict {
 	}
 	return changedOr(fields(resultFields, p.Text != nil, p.IsError != nil, p.Value != nil))
 }
-
