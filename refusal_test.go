@@ -127,3 +127,22 @@ func TestFailuresThatDoNotRefuse(t *testing.T) {
 		assert.Empty(t, events[0].Reason)
 	}
 }
+
+// A step a host builds by hand that says Refused never runs the tool,
+// whatever its Result says.
+func TestAHandMadeRefusedStepRunsNoTool(t *testing.T) {
+	chain, err := hooks.NewChain([]hooks.Hook{&nop{name: "guard"}})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	step := hooks.ToolStep{Call: benchCall, Refused: true, Reason: "no"}
+	res, err := run.ExecuteTool(context.Background(), step, func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+		t.Error("the tool ran")
+		return hooks.ToolResult{}, nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, hooks.ToolResult{Text: "no", IsError: true}, res)
+	res, err = run.AfterToolExecute(context.Background(), step, hooks.ToolResult{Text: "ran"})
+	require.NoError(t, err)
+	assert.Equal(t, hooks.ToolResult{Text: "no", IsError: true}, res)
+}

@@ -72,8 +72,8 @@ func (c *Context) WithContext(ctx context.Context) *Context {
 // between the split methods without it skips the wraps, and the chain
 // says so once per run, as a Diagnostic.
 func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
-	if step.Result != nil {
-		return *step.Result, nil
+	if res, ok := step.answer(); ok {
+		return res, nil
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
