@@ -133,10 +133,10 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 // afterTool is the walk of AfterToolExecute; res is the result as the
 // hooks have left it so far.
 type afterTool struct {
-	hs      []entry[AfterToolExecuteHook]
-	stop    stopMark // the step's: which hooks the before-point entered
-	call    ToolCall
-	res     ToolResult
+	hs   []entry[AfterToolExecuteHook]
+	stop stopMark // the step's: which hooks the before-point entered
+	call ToolCall
+	res  ToolResult
 }
 
 func (s *afterTool) ask(c *Context, i int, tracing bool) (a opinion[ToolResultPatch]) {
