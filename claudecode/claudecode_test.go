@@ -136,7 +136,7 @@ var ccToolNames = claudecode.ToolNames(map[string]string{"shell": "Bash", "write
 
 // A bash guard in the style of the public ones refuses with exit 2, its
 // stderr the reason the model reads, and lets other commands run.
-func TestClaudePreToolUseExit2RefusesWithStderr(t *testing.T) {
+func TestPreToolUseExit2RefusesWithStderr(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
 		claudeSettings(t, map[string][]map[string]any{"PreToolUse": {ccGroup("Bash", claudeScript(t, "bash_guard.sh"))}}), ccToolNames)
@@ -152,7 +152,7 @@ func TestClaudePreToolUseExit2RefusesWithStderr(t *testing.T) {
 
 // Exit 2 with an empty stderr takes the reason of the JSON on stdout, else
 // a fixed text naming the handler.
-func TestClaudeExit2ReasonFallbacks(t *testing.T) {
+func TestExit2ReasonFallbacks(t *testing.T) {
 	for name, tc := range map[string]struct{ out, want string }{
 		"stdout reason": {`{"reason":"from stdout"}`, "from stdout"},
 		"nothing":       {"", "blocked by Claude Code hook PreToolUse[0].hooks[0]"},
@@ -170,7 +170,7 @@ func TestClaudeExit2ReasonFallbacks(t *testing.T) {
 
 // A python3 guard that denies edits to .env with permissionDecision, and a
 // legacy "decision": "block", both refuse with their reason.
-func TestClaudePreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
+func TestPreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
 	var rec recorder
 	settings := claudeSettings(t, map[string][]map[string]any{"PreToolUse": {
 		ccGroup("Write|Edit|MultiEdit", claudeScript(t, "protect_env.py")),
@@ -194,7 +194,7 @@ func TestClaudePreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
 
 // "ask" asks the ccPerson through Host.Confirm: yes runs the call, no
 // refuses it.
-func TestClaudePreToolUseAsk(t *testing.T) {
+func TestPreToolUseAsk(t *testing.T) {
 	ask := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"this touches the network"}}`
 	for _, answer := range []bool{true, false} {
 		var rec recorder
@@ -216,7 +216,7 @@ func TestClaudePreToolUseAsk(t *testing.T) {
 }
 
 // Deny beats ask: nobody is asked about a call a later handler denies.
-func TestClaudeDenyBeatsAsk(t *testing.T) {
+func TestDenyBeatsAsk(t *testing.T) {
 	var rec recorder
 	p := &ccPerson{answer: true}
 	ask := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`
@@ -232,7 +232,7 @@ func TestClaudeDenyBeatsAsk(t *testing.T) {
 // updatedInput replaces the arguments; handlers run in the file's order,
 // each seeing the arguments as rewritten before it, and the tool sees the
 // last rewrite while OriginalCall keeps the model's.
-func TestClaudeUpdatedInputInFileOrder(t *testing.T) {
+func TestUpdatedInputInFileOrder(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "seen")
 	rewrite := claudeScript(t, "rewrite_timeout.py")
@@ -253,7 +253,7 @@ func TestClaudeUpdatedInputInFileOrder(t *testing.T) {
 
 // A script that prints its input back (cat) ends because stdin is closed,
 // and its output, unknown keys only, is no opinion.
-func TestClaudeCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
+func TestCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
 		claudeSettings(t, map[string][]map[string]any{"PreToolUse": {ccGroup("", "cat")}, "PostToolUse": {ccGroup("", "cat")}}))
@@ -265,7 +265,7 @@ func TestClaudeCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
 
 // An exit code other than 0 and 2 fails open with a diagnostic naming the
 // handler; with "failClosed" it refuses the call.
-func TestClaudeOtherExitCodesFailOpen(t *testing.T) {
+func TestOtherExitCodesFailOpen(t *testing.T) {
 	for _, failClosed := range []bool{false, true} {
 		var rec recorder
 		settings, err := json.Marshal(map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
@@ -289,7 +289,7 @@ func TestClaudeOtherExitCodesFailOpen(t *testing.T) {
 
 // "continue": false from a tool event refuses the call with stopReason and
 // ends the run at the next model request; systemMessage reaches Notify.
-func TestClaudeContinueFalseFromAToolEvent(t *testing.T) {
+func TestContinueFalseFromAToolEvent(t *testing.T) {
 	var rec recorder
 	p := &ccPerson{}
 	out := `{"continue":false,"stopReason":"budget spent","systemMessage":"stopping the run"}`
@@ -310,7 +310,7 @@ func TestClaudeContinueFalseFromAToolEvent(t *testing.T) {
 
 // Arguments JSON cannot carry exactly (NaN) never reach a handler changed:
 // the handler fails, open by default, closed with "failClosed".
-func TestClaudeArgumentsThatCannotBeSentFailTheHandler(t *testing.T) {
+func TestArgumentsThatCannotBeSentFailTheHandler(t *testing.T) {
 	for _, failClosed := range []bool{false, true} {
 		var rec recorder
 		settings, err := json.Marshal(map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{

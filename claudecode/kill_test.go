@@ -19,7 +19,7 @@ import (
 // the call goes on (fail open) with a diagnostic naming the handler. The
 // timeout must come once hang.sh has started its child: on a machine too
 // busy for that within the first timeout, the test runs again with more.
-func TestClaudeHangingScriptIsKilledWithItsChild(t *testing.T) {
+func TestHangingScriptIsKilledWithItsChild(t *testing.T) {
 	for _, seconds := range []string{"0.3", "2", "8"} {
 		pidFile := filepath.Join(t.TempDir(), "child.pid")
 		var rec recorder

@@ -22,7 +22,7 @@ func ccNames(hs []hooks.Hook) []string {
 // A whole settings.json and its "hooks" object alone give the same hooks,
 // one per event, in a fixed order; a settings.json without hooks, or with
 // disableAllHooks, gives none.
-func TestClaudeSettingsShapes(t *testing.T) {
+func TestSettingsShapes(t *testing.T) {
 	events := `{"Stop":[{"hooks":[{"type":"command","command":"true"}]}],
 		"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true","timeout":30}]}]}`
 	for name, settings := range map[string]string{
@@ -41,7 +41,7 @@ func TestClaudeSettingsShapes(t *testing.T) {
 }
 
 // A malformed entry is an error naming the event and the index.
-func TestClaudeSettingsErrors(t *testing.T) {
+func TestSettingsErrors(t *testing.T) {
 	for settings, want := range map[string]string{
 		`[]`:                  "must be a JSON object",
 		`{"hooks":[]}`:        "hooks: must be an object of events",
@@ -65,7 +65,7 @@ func TestClaudeSettingsErrors(t *testing.T) {
 
 // Events and handler types this library does not run are skipped, each
 // with a diagnostic naming it through the sink; the rest load.
-func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
+func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 	var rec recorder
 	settings := `{"hooks":{
 		"Notification":[{"hooks":[{"type":"command","command":"notify-send hi"}]}],
@@ -89,7 +89,7 @@ func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 
 // A name prefix keeps the hooks of two settings files apart in one chain;
 // without it, the chain refuses the duplicate names.
-func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
+func TestNamePrefixKeepsNamesUnique(t *testing.T) {
 	settings := []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
 	user, err := claudecode.Hooks(settings, claudecode.NamePrefix("user:"))
 	require.NoError(t, err)
@@ -109,7 +109,7 @@ func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
 
 // Every matcher form of Claude Code, on the tool name (the Claude name and
 // the host's both match).
-func TestClaudeMatcherForms(t *testing.T) {
+func TestMatcherForms(t *testing.T) {
 	names := claudecode.ToolNames(map[string]string{"shell": "Bash", "fs_edit": "Edit"})
 	for matcher, want := range map[string][]string{
 		"":                 {"shell", "fs_edit", "mcp__github__create_issue"},
