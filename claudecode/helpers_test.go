@@ -2,11 +2,7 @@ package claudecode_test
 
 import (
 	"context"
-	"fmt"
-	"os"
-	"strings"
 	"sync"
-	"syscall"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -62,17 +58,4 @@ func echoTool(rec *recorder) hooks.ToolFunc {
 		text, _ := call.Arguments["text"].(string)
 		return hooks.ToolResult{Text: text}, nil
 	}
-}
-
-// alive reports whether pid runs (a zombie does not).
-func alive(pid int) bool {
-	if syscall.Kill(pid, 0) != nil {
-		return false
-	}
-	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return false
-	}
-	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
-	return len(fields) > 0 && fields[0] != "Z"
 }

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -45,4 +46,17 @@ func TestHangingScriptIsKilledWithItsChild(t *testing.T) {
 		return
 	}
 	t.Fatal("hang.sh never got to start its child")
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
 }
