@@ -133,14 +133,14 @@ func TestAdvisoryOutputGoesToTheLog(t *testing.T) {
 		`post_tool_call#1: {"decision":"block","reason":"rm -rf is not allowed"}`}, logs)
 }
 
+// A command that fails without printing a decision (a non-zero exit, a
+// start failure) fails open, or closed with failClosed, as its entry says.
 func TestCommandFailuresFailOpenOrClosed(t *testing.T) {
 	for name, tc := range map[string]struct {
 		script, want, blocked string // blocked: what the model reads under failClosed
 	}{
-		"non-zero exit":  {"fail.sh", "exit status 3: something broke", "hook pre_tool_call#0 failed: exit status 3"},
-		"malformed json": {"malformed.sh", "malformed JSON", "malformed JSON"},
-		"over the cap":   {"flood.sh", "more than 262144 bytes on stdout", "more than 262144 bytes on stdout"},
-		"cannot start":   {"no-such-script.sh", "no such file", "no such file"},
+		"non-zero exit": {"fail.sh", "exit status 3: something broke", "hook pre_tool_call#0 failed: exit status 3"},
+		"cannot start":  {"no-such-script.sh", "no such file", "no such file"},
 	} {
 		t.Run(name, func(t *testing.T) {
 			var rec recorder
@@ -162,6 +162,32 @@ func TestCommandFailuresFailOpenOrClosed(t *testing.T) {
 			assert.Contains(t, res.Text, tc.blocked)
 			assert.NotContains(t, res.Text, "something broke", "stderr stays in the diagnostic")
 			assert.Equal(t, []string{"tool:shell"}, rec.got(), "only the fail-open call ran")
+		})
+	}
+}
+
+// Output that cannot be read as a decision (malformed, or past the cap)
+// refuses the call under either policy: a guard's output is often built
+// from the call (a reason quoting the command), so the model can make it
+// unreadable, and that must not let the call through.
+func TestCommandOutputThatCannotBeReadRefuses(t *testing.T) {
+	for name, tc := range map[string]struct{ script, want string }{
+		"malformed json": {"malformed.sh", "printed malformed JSON"},
+		"over the cap":   {"flood.sh", "more than the 256 KiB a decision may take"},
+	} {
+		t.Run(name, func(t *testing.T) {
+			for _, failClosed := range []bool{false, true} {
+				var rec recorder
+				run := start(t, &rec, commandHooks(t, with(entry("pre_tool_call", script(t, tc.script)), "failClosed", failClosed))...)
+				res, err := run.CallTool(bg, shellCall("ls"), echoTool(&rec))
+				require.NoError(t, err)
+				assert.True(t, res.IsError, "failClosed %v", failClosed)
+				assert.True(t, strings.HasPrefix(res.Text, "Tool call blocked: hook pre_tool_call#0 failed: "), res.Text)
+				assert.Contains(t, res.Text, tc.want)
+				assert.Empty(t, rec.got(), "the tool did not run")
+				require.Len(t, rec.diagnostics(), 1)
+				assert.Contains(t, rec.diagnostics()[0].Err.Error(), tc.script)
+			}
 		})
 	}
 }
