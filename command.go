@@ -84,13 +84,23 @@ var commandEvents = map[string]Point{
 // (turn_end), the project path (trust) or the session id (session events);
 // a matcher fires the hook when it equals the subject or is a part of it.
 //
-// For pre_tool_call and pre_trust_decision, stdout is parsed as JSON:
-// {"decision":"block","reason":"…"} refuses the call with the reason
-// (denies trust); anything else, or nothing, allows. Other events are
+// For pre_tool_call and pre_trust_decision, stdout is read as JSON.parse
+// and a property read do (names exactly, case included):
+// {"decision":"block","reason":"…"} refuses the call with the reason (cut
+// past 16 KiB with a marker) or denies trust, whatever the exit status;
+// {"decision":"allow"}, {} or nothing allows. A refusal word of other
+// tools ("deny", "Block") refuses, with a diagnostic. Output that cannot
+// be read as a decision refuses (denies) whatever the policy, because the
+// model can cause it with its own call: more than 256 KiB (a guard
+// quoting a huge command), malformed JSON, an unknown decision value, no
+// decision beside an unknown key, "decision" repeated with a refusal
+// among the values; so does a call whose arguments cannot be sent. An
+// unknown key beside a readable decision is a diagnostic with a
+// did-you-mean (and, under failClosed, a refusal). Other events are
 // advisory: their output goes to Host.Log, line by line, and changes
-// nothing. A failure — the command cannot start, exits non-zero, times
-// out, prints malformed JSON or more than 256 KiB — names the hook and
-// what happened.
+// nothing. A failure of the command itself — it cannot start, exits
+// non-zero without printing a refusal, times out — names the hook and
+// what happened, and fails open unless failClosed.
 func CommandHooks(data []byte) ([]Hook, error) {
 	cfgs, err := ParseCommandSettings(data)
 	if err != nil {

@@ -35,7 +35,7 @@
 // float64(600), and ToolOutcome.Call holds the arguments as sent. A value
 // JSON cannot carry (a func, a channel, NaN) fails the test (or, outside a
 // test, is the outcome's Err), naming the argument, and no hook runs.
-// Options.Config and a ToolResult's Value are not converted: in production
+// Options.Host.Config and a ToolResult's Value are not converted: in production
 // they are the host's and its tools' own Go values, and the test plays the
 // host.
 package hooktest
