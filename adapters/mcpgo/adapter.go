@@ -1,6 +1,7 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -10,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // ErrSessionEnded is the error of a tools/call that arrives for a session
@@ -162,25 +164,31 @@ func (a *Adapter) Close(ctx context.Context) {
 }
 
 // callTool runs req through run, calling next unless a hook refused or
-// answered the call.
+// answered the call. Arguments hooks.ParseArguments refuses never reach
+// next, and next reads exactly the arguments the hooks saw and left
+// (adapt.Arguments.ForTool decides).
 func callTool(ctx context.Context, run *hooks.Run, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	raw, err := rawArguments(req)
 	if err != nil {
 		return nil, err
 	}
-	args, _ := hooks.ParseArguments(raw) // not an object: the hooks see the text under InvalidArgumentsKey
+	args := adapt.ParseArguments(raw)
 	var (
 		out    *mcp.CallToolResult
 		before toolOutput
 	)
-	res, err := run.CallTool(ctx, hooks.ToolCall{Name: req.Params.Name, Arguments: args},
+	res, err := run.CallTool(ctx, hooks.ToolCall{Name: req.Params.Name, Arguments: args.Map()},
 		func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-			if c.Rewritten() {
-				if err := rewriteArguments(&req, call.Arguments); err != nil {
-					return hooks.ToolResult{}, err
-				}
+			sent, refusal, err := args.ForTool(c, call)
+			if err != nil {
+				return hooks.ToolResult{}, fmt.Errorf("mcpgo: %w", err)
 			}
-			var err error
+			if refusal != nil {
+				return *refusal, nil
+			}
+			if !bytes.Equal(sent, raw) {
+				setArguments(&req, call.Arguments, sent)
+			}
 			if out, err = next(hooks.NewContext(ctx, run), req); err != nil {
 				return hooks.ToolResult{}, err
 			}
@@ -208,13 +216,11 @@ func rawArguments(req mcp.CallToolRequest) ([]byte, error) {
 	return raw, nil
 }
 
-// rewriteArguments gives req the arguments a hook rewrote, both decoded and
-// raw, so that GetArguments and BindArguments both see them.
-func rewriteArguments(req *mcp.CallToolRequest, args map[string]any) error {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("mcpgo: arguments of tool %q rewritten by a hook do not encode as JSON: %w", req.Params.Name, err)
+// setArguments gives req the arguments the tool must read, both decoded
+// and raw, so that GetArguments and BindArguments both see them.
+func setArguments(req *mcp.CallToolRequest, args map[string]any, raw json.RawMessage) {
+	if args == nil {
+		args = map[string]any{}
 	}
 	req.Params.Arguments, req.Params.RawArguments = args, raw
-	return nil
 }

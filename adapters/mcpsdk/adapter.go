@@ -1,6 +1,7 @@
 package mcpsdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -9,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // methodCallTool is the MCP method the middleware runs through the hooks.
@@ -161,24 +163,27 @@ func (a *Adapter) Close(ctx context.Context) {
 }
 
 // callTool runs req through run, calling next unless a hook refused or
-// answered the call.
+// answered the call. Arguments hooks.ParseArguments refuses never reach
+// next, and next reads exactly the arguments the hooks saw and left
+// (adapt.Arguments.ForTool decides).
 func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 	next func(context.Context, *mcp.CallToolRequest) (mcp.Result, error)) (*mcp.CallToolResult, error) {
 	tool := req.Params.Name
-	args, _ := hooks.ParseArguments(req.Params.Arguments) // not an object: the hooks see the text under InvalidArgumentsKey
+	args := adapt.ParseArguments(req.Params.Arguments)
 	var (
 		out    *mcp.CallToolResult
 		before toolOutput
 	)
-	res, err := run.CallTool(ctx, hooks.ToolCall{Name: tool, Arguments: args},
+	res, err := run.CallTool(ctx, hooks.ToolCall{Name: tool, Arguments: args.Map()},
 		func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-			if c.Rewritten() {
-				var err error
-				if req, err = rewriteArguments(req, call.Arguments); err != nil {
-					return hooks.ToolResult{}, err
-				}
+			sent, refusal, err := args.ForTool(c, call)
+			if err != nil {
+				return hooks.ToolResult{}, fmt.Errorf("mcpsdk: %w", err)
 			}
-			result, err := next(hooks.NewContext(ctx, run), req)
+			if refusal != nil {
+				return *refusal, nil
+			}
+			result, err := next(hooks.NewContext(ctx, run), withArguments(req, sent))
 			if err != nil {
 				return hooks.ToolResult{}, err
 			}
@@ -194,16 +199,15 @@ func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 	return before.result(tool, out, res)
 }
 
-// rewriteArguments returns a copy of req with the arguments a hook
-// rewrote; req itself stays as the client sent it.
-func rewriteArguments(req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolRequest, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return req, fmt.Errorf("mcpsdk: arguments of tool %q rewritten by a hook do not encode as JSON: %w", req.Params.Name, err)
+// withArguments returns req when the tool reads its arguments as sent,
+// else a copy carrying args; req itself stays as the client sent it.
+func withArguments(req *mcp.CallToolRequest, args json.RawMessage) *mcp.CallToolRequest {
+	if bytes.Equal(args, req.Params.Arguments) {
+		return req
 	}
 	params := *req.Params
-	params.Arguments = raw
+	params.Arguments = args
 	rewritten := *req
 	rewritten.Params = &params
-	return &rewritten, nil
+	return &rewritten
 }
