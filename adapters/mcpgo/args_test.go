@@ -94,4 +94,3 @@ func TestRefusedArgumentsReplacedByAHookReachTheTool(t *testing.T) {
 	require.False(t, res.IsError, text(res))
 	assert.Equal(t, []string{"pwd"}, sh.runs, "the hook's own arguments replace the refused text")
 }
-
