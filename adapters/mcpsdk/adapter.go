@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
@@ -23,6 +24,10 @@ type Options struct {
 	// empty Session.ID is set to session.ID() (which is "" on transports
 	// without session IDs: stdio, in-memory).
 	Host func(ctx context.Context, session *mcp.ServerSession) hooks.Host
+	// Diagnostics receives what the adapter did that a hook's author
+	// should know: a result's structuredContent dropped because a hook
+	// rewrote its text alone. Nil: slog.
+	Diagnostics func(hooks.Diagnostic)
 }
 
 // Adapter runs an official-SDK MCP server's tool calls through a
@@ -32,6 +37,7 @@ type Options struct {
 type Adapter struct {
 	chain *hooks.Chain
 	host  func(ctx context.Context, session *mcp.ServerSession) hooks.Host
+	diag  func(hooks.Diagnostic)
 	runs  *hooks.Runs[*mcp.ServerSession]
 
 	mu       sync.Mutex
@@ -41,7 +47,7 @@ type Adapter struct {
 // New returns an Adapter that starts a session's run with chain.Start on
 // the session's first tools/call.
 func New(chain *hooks.Chain, opts Options) *Adapter {
-	a := &Adapter{chain: chain, host: opts.Host, failures: map[*mcp.ServerSession]error{}}
+	a := &Adapter{chain: chain, host: opts.Host, diag: opts.Diagnostics, failures: map[*mcp.ServerSession]error{}}
 	a.runs = hooks.NewRuns(a.start)
 	return a
 }
@@ -88,7 +94,7 @@ func (a *Adapter) Middleware() mcp.Middleware {
 			if err != nil {
 				return nil, err
 			}
-			res, err := callTool(ctx, run, creq, func(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+			res, err := a.callTool(ctx, run, creq, func(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
 				return next(ctx, method, req)
 			})
 			done(ctx, err)
@@ -118,6 +124,15 @@ func (a *Adapter) runOf(ctx context.Context, session *mcp.ServerSession) (*hooks
 		return nil, nil, err
 	}
 	return run, func(_ context.Context, err error) { a.recordFailure(session, err) }, nil
+}
+
+// diagnose reports d to Options.Diagnostics, or slog.
+func (a *Adapter) diagnose(d hooks.Diagnostic) {
+	if a.diag != nil {
+		a.diag(d)
+		return
+	}
+	slog.Warn("hooks diagnostic", "point", d.Point, "err", d.Err)
 }
 
 // hookFailure returns err if a hook failed the run with it (FailRun), else nil.
@@ -166,13 +181,13 @@ func (a *Adapter) Close(ctx context.Context) {
 // answered the call. Arguments hooks.ParseArguments refuses never reach
 // next, and next reads exactly the arguments the hooks saw and left
 // (adapt.Arguments.ForTool decides).
-func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
+func (a *Adapter) callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 	next func(context.Context, *mcp.CallToolRequest) (mcp.Result, error)) (*mcp.CallToolResult, error) {
 	tool := req.Params.Name
 	args := adapt.ParseArguments(req.Params.Arguments)
 	var (
 		out    *mcp.CallToolResult
-		before toolOutput
+		before adapt.Output
 	)
 	res, err := run.CallTool(ctx, hooks.ToolCall{Name: tool, Arguments: args.Map()},
 		func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
@@ -191,12 +206,12 @@ func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 				return hooks.ToolResult{}, fmt.Errorf("mcpsdk: tool %q returned %T, not a *mcp.CallToolResult", tool, result)
 			}
 			before, err = newToolOutput(tool, out)
-			return before.hooksResult(out), err
+			return before.Result(), err
 		})
 	if err != nil {
 		return nil, err
 	}
-	return before.result(tool, out, res)
+	return a.result(before, tool, out, res)
 }
 
 // withArguments returns req when the tool reads its arguments as sent,
