@@ -61,7 +61,7 @@ type Chain struct {
 	wrapToolNames, wrapModelNames []string // for the diagnostic of a host that skips the wraps
 	// Trust: the hooks that may deny decide first, then the others
 	// recommend (Chain.DecideTrust); each list in list order.
-	trustDeciders     []entry[trustDecider]
+	trustDeciders     []entry[TrustDeciderHook]
 	trustRecommenders []entry[BeforeTrustDecisionHook]
 }
 
@@ -97,17 +97,24 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 	return c, nil
 }
 
-// observer is a hook that only watches an after-point and must see what the
-// model or the run finally got, whatever its place in the list: the
-// advisory command events ("the post hook observes the final result").
-type observer interface{ observesFinal() bool }
+// ObserverHook is a hook that only watches the after-points it handles and
+// must see what the model or the run finally got, whatever its place in
+// the list: an audit log, the advisory command events ("the post hook
+// observes the final result"). When ObservesFinal reports true, NewChain
+// runs it after every other hook of each after-point (AfterModelResponse,
+// AfterToolExecute, AfterRun), keeping the list order among observers.
+// Its patches still apply, but nothing runs after them.
+type ObserverHook interface {
+	Hook
+	ObservesFinal() bool
+}
 
 // observersLast moves the observers of an after-point's execution order to
 // its end, keeping the order of the rest and of the observers.
 func observersLast[H any](list []entry[H]) {
 	isObserver := func(e entry[H]) bool {
-		o, ok := any(e.h).(observer)
-		return ok && o.observesFinal()
+		o, ok := any(e.h).(ObserverHook)
+		return ok && o.ObservesFinal()
 	}
 	slices.SortStableFunc(list, func(a, b entry[H]) int {
 		switch oa, ob := isObserver(a), isObserver(b); {
@@ -194,8 +201,8 @@ func (c *Chain) add(i int, h Hook) bool {
 		c.wrapModel = append(c.wrapModel, entry[WrapModelHook]{x, i, policy})
 	}
 	if handles(h, BeforeTrustDecision) {
-		if x, ok := inner.(trustDecider); ok {
-			c.trustDeciders = append(c.trustDeciders, entry[trustDecider]{x, i, policy})
+		if x, ok := inner.(TrustDeciderHook); ok {
+			c.trustDeciders = append(c.trustDeciders, entry[TrustDeciderHook]{x, i, policy})
 		} else if x, ok := inner.(BeforeTrustDecisionHook); ok {
 			c.trustRecommenders = append(c.trustRecommenders, entry[BeforeTrustDecisionHook]{x, i, policy})
 		}
@@ -240,7 +247,7 @@ func handles(h Hook, p Point) bool {
 		_, ok = h.(WrapModelHook)
 	case BeforeTrustDecision:
 		_, ok = h.(BeforeTrustDecisionHook)
-		if _, decides := h.(trustDecider); decides {
+		if _, decides := h.(TrustDeciderHook); decides {
 			ok = true
 		}
 	}

@@ -73,12 +73,11 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	if err := ctx.Err(); err != nil {
 		return interrupted(BeforeRun, "", err)
 	}
-	c := r.context(ctx)
+	c := r.context(ctx, BeforeRun)
 	defer r.release(c)
 	t0, _ := r.traceStart()
 	for _, e := range r.chain.beforeRun {
-		c.hook = e.index
-		p, err := callBeforeRun(e.h, c, start)
+		p, err := callBeforeRun(e.h, c.forHook(e.index), start)
 		t0 = r.traced(t0, c, BeforeRun, e.index, e.policy, runVerdict(p, err))
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
@@ -165,15 +164,14 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 // detached from ctx's cancellation.
 func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
 	ctx = context.WithoutCancel(ctx)
-	c := r.context(ctx)
+	c := r.context(ctx, AfterRun)
 	defer r.release(c)
 	t0, _ := r.traceStart()
 	for _, e := range r.chain.afterRun {
 		if !wasEntered(e.index, entered) {
 			continue
 		}
-		c.hook = e.index
-		err := callAfterRun(e.h, c, end)
+		err := callAfterRun(e.h, c.forHook(e.index), end)
 		t0 = r.traced(t0, c, AfterRun, e.index, Report, runVerdict(nil, err))
 		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
@@ -205,21 +203,38 @@ func interrupted(p Point, hook string, cause error) error {
 	return fmt.Errorf("hooks: %s interrupted in hook %q: %w", p, hook, cause)
 }
 
-// Each call takes a Context from a shared pool, so that a call does not
-// allocate, and starts it from the run's template, so that a hook writing a
-// field of its Context changes nothing beyond its own call.
-var contextPool = sync.Pool{New: func() any { return new(Context) }}
-
-func (r *Run) context(ctx context.Context) *Context {
-	c := contextPool.Get().(*Context)
-	*c = r.template
-	c.Context = ctx
-	return c
+// pointCall is the Context of one point call with the life it shares with
+// every Context made from it, in one allocation.
+type pointCall struct {
+	c    Context
+	life callLife
 }
 
+// context makes the Context of one point call at p, from the run's
+// template, so that a hook writing a field of its Context changes nothing
+// beyond its own call. It is never recycled (see Context): nothing handed
+// to user code may change under it. Safety costs one allocation per point
+// call that reaches a hook, a tool or a model, and one per hook entered
+// (forHook); a point without hooks allocates nothing.
+func (r *Run) context(ctx context.Context, p Point) *Context {
+	k := &pointCall{c: r.template}
+	k.c.Context, k.c.point, k.c.life = ctx, p, &k.life
+	return &k.c
+}
+
+// forHook returns the Context the hook at list index i gets: its own, so
+// that a hook that keeps it never sees another hook's name or state.
+func (c *Context) forHook(i int) *Context {
+	d := new(Context)
+	*d = *c
+	d.hook = i
+	return d
+}
+
+// release ends the call c was made for: every Context it handed out now
+// reports that end.
 func (r *Run) release(c *Context) {
-	c.Context, c.run = nil, nil // the pool must not keep the run alive
-	contextPool.Put(c)
+	c.life.end()
 }
 
 // The call* functions run one hook method and turn its panic into an error.

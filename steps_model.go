@@ -13,7 +13,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
-	c := r.context(ctx)
+	c := r.context(ctx, BeforeModelRequest)
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
 	t0, tracing := r.traceStart()
@@ -43,16 +43,15 @@ func (s *beforeModel) next(c *Context, i int, tracing bool) (a opinion[ModelRequ
 	defer recoverPanic(&a.err)
 	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		c.hook = hs[a.at].index
-		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c, req); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
 	return a
 }
 
-// apply: System and Messages replace the request's; End beats Respond,
-// and either stops the walk.
+// apply: System, Messages, Model and Tools replace the request's; End
+// beats Respond, and either stops the walk.
 func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	step := s.step
 	if p.System != nil {
@@ -61,7 +60,13 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	if p.Messages != nil {
 		step.Request.Messages = p.Messages
 	}
-	changed := fields(requestFields, p.System != nil, p.Messages != nil)
+	if p.Model != nil {
+		step.Request.Model = *p.Model
+	}
+	if p.Tools != nil {
+		step.Request.Tools = p.Tools
+	}
+	changed := fields(requestFields, p.System != nil, p.Messages != nil, p.Model != nil, p.Tools != nil)
 	switch {
 	case p.End != nil:
 		step.End, step.entered = p.End, index+1
@@ -92,7 +97,7 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
 	}
-	c := r.context(ctx)
+	c := r.context(ctx, AfterModelResponse)
 	defer r.release(c)
 	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
 	t0, tracing := r.traceStart()
@@ -139,8 +144,7 @@ func (s *afterModel) next(c *Context, i int, tracing bool) (a opinion[ModelRespo
 		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		c.hook = hs[a.at].index
-		if a.p, a.err = hs[a.at].h.AfterModelResponse(c, resp); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

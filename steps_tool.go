@@ -25,7 +25,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	if len(hs) == 0 {
 		return nil
 	}
-	c := r.context(ctx)
+	c := r.context(ctx, BeforeToolExecute)
 	c.call, c.hasCall = call, true
 	defer r.release(c)
 	s := beforeTool{r: r, c: c, step: step}
@@ -54,8 +54,7 @@ func (s *beforeTool) next(c *Context, i int, tracing bool) (a opinion[ToolCallPa
 	defer recoverPanic(&a.err)
 	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		c.hook = hs[a.at].index
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -118,7 +117,10 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	if err := ctx.Err(); err != nil {
 		return res, interrupted(AfterToolExecute, "", err)
 	}
-	c := r.context(ctx)
+	if len(r.chain.afterTool) == 0 {
+		return res, nil
+	}
+	c := r.context(ctx, AfterToolExecute)
 	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
 	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
@@ -151,8 +153,7 @@ func (s *afterTool) next(c *Context, i int, tracing bool) (a opinion[ToolResultP
 		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		c.hook = hs[a.at].index
-		if a.p, a.err = hs[a.at].h.AfterToolExecute(c, call, res); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

@@ -30,7 +30,7 @@ type TraceEvent struct {
 	Decision Decision
 	Changed  []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
 	Reason   string   // for DecisionRefused
-	Err      error    // for DecisionErrored
+	Err      error    // for DecisionErrored, and DecisionRefused when the hook's failure refused (policy Block)
 	Policy   Policy   // the policy applied to Err
 }
 
@@ -126,7 +126,7 @@ func fields(names []string, set ...bool) []string {
 // The names of each patch's fields, as a trace's Changed lists them.
 var (
 	runFields      = []string{"state"}
-	requestFields  = []string{"system", "messages"}
+	requestFields  = []string{"system", "messages", "model", "tools"}
 	responseFields = []string{"text"}
 	callFields     = []string{"arguments"}
 	resultFields   = []string{"text", "isError", "value"}

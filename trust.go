@@ -48,12 +48,11 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 		return req.Decision, interrupted(BeforeTrustDecision, "", err)
 	}
 	r := c.newRun(host, "", "")
-	cx := r.context(ctx)
+	cx := r.context(ctx, BeforeTrustDecision)
 	defer r.release(cx)
 	decision := req.Decision
 	for _, e := range c.trustDeciders {
-		cx.hook = e.index
-		deny, err := callDecideTrust(e.h, cx, req)
+		deny, err := callDecideTrust(e.h, cx.forHook(e.index), req)
 		if err != nil {
 			deny, err = r.trustFailure(ctx, e.index, e.policy, err)
 		}
@@ -62,8 +61,7 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 		}
 	}
 	for _, e := range c.trustRecommenders {
-		cx.hook = e.index
-		p, err := callTrust(e.h, cx, req)
+		p, err := callTrust(e.h, cx.forHook(e.index), req)
 		if err != nil {
 			deny, err := r.trustFailure(ctx, e.index, e.policy, err)
 			if err != nil || deny {
@@ -99,12 +97,14 @@ func untrustedUnless(err error, sofar TrustDecision) TrustDecision {
 	return Untrusted
 }
 
-// trustDecider is a hook that decides trust (command hooks): it may deny,
-// where a BeforeTrustDecisionHook only recommends approval. NewChain files
-// a hook that is both as a decider.
-type trustDecider interface {
+// TrustDeciderHook is a hook that decides trust (command hooks, a
+// dialect's trust events): it may deny, where a BeforeTrustDecisionHook
+// only recommends approval. Deciders run first, in list order, and the
+// first deny ends the decision (Chain.DecideTrust). NewChain files a hook
+// that is both as a decider.
+type TrustDeciderHook interface {
 	Hook
-	decideTrust(c *Context, req TrustRequest) (deny bool, err error)
+	DecideTrust(c *Context, req TrustRequest) (deny bool, err error)
 }
 
 func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *TrustPatch, err error) {
@@ -112,7 +112,7 @@ func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *Trus
 	return h.BeforeTrustDecision(c, req)
 }
 
-func callDecideTrust(h trustDecider, c *Context, req TrustRequest) (deny bool, err error) {
+func callDecideTrust(h TrustDeciderHook, c *Context, req TrustRequest) (deny bool, err error) {
 	defer recoverPanic(&err)
-	return h.decideTrust(c, req)
+	return h.DecideTrust(c, req)
 }

@@ -66,7 +66,7 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 		v := noOpinion
 		switch {
 		case a.err != nil:
-			v = judge(s.refuse, at, e.index, a.err)
+			v = judge(s.refuse, at, e.index, e.policy, a.err)
 		case a.p != nil:
 			v = s.apply(a.p, e.index)
 		}
@@ -74,13 +74,13 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 			t0 = r.traced(t0, c, at, e.index, e.policy, v)
 		}
 		if v.err != nil {
-			if err := r.failure(c.Context, at, e.index, e.policy, v.err); err != nil {
+			policy := e.policy
+			if v.decision == DecisionRefused {
+				policy = Block // a failure that refused: reported, never the run's failure
+			}
+			if err := r.failure(c.Context, at, e.index, policy, v.err); err != nil {
 				return err
 			}
-			if e.policy != Block {
-				continue
-			}
-			v = s.refuse(e.index, "Tool call blocked: "+blockedText(v.err))
 		}
 		if v.stop {
 			break
@@ -89,12 +89,20 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 	return nil
 }
 
-// judge turns a hook's error into its verdict: a *ToolError refuses a tool
-// call with its message; any other error is the hook's failure.
-func judge(refuse func(int, string) verdict, at Point, index int, err error) verdict {
+// judge turns a hook's error into its verdict. In BeforeToolExecute, a
+// *ToolError refuses the call with its message, and a failure under policy
+// Block (or marked FailClosed) refuses it with "Tool call blocked: …",
+// keeping the error for the trace and the diagnostic. Any other error is
+// the hook's failure, which its policy handles.
+func judge(refuse func(int, string) verdict, at Point, index int, policy Policy, err error) verdict {
 	if at == BeforeToolExecute {
 		if msg, ok := toolRefusal(err); ok {
 			return refuse(index, msg)
+		}
+		if policy == Block || failsClosed(err) {
+			v := refuse(index, blockedReason(err))
+			v.err = err
+			return v
 		}
 	}
 	return verdict{decision: DecisionErrored, err: err}

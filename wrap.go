@@ -74,7 +74,7 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
-		c := r.context(ctx)
+		c := r.context(ctx, WrapToolCall)
 		defer r.release(c)
 		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		return tool(c, step.Call)
@@ -107,7 +107,7 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 	}
 	ws := r.chain.wrapModel
 	if len(ws) == 0 {
-		c := r.context(ctx)
+		c := r.context(ctx, WrapModelCall)
 		defer r.release(c)
 		return model(c, step.Request)
 	}
@@ -138,7 +138,7 @@ type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
 // run runs layer i (the call itself past the last wrap) on x.
 func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	r := l.r
-	c := r.context(ctx)
+	c := r.context(ctx, l.at)
 	defer r.release(c)
 	if l.step != nil {
 		// The layer's call may be an outer wrap's: Rewritten compares it
@@ -150,7 +150,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return l.call(c, x)
 	}
 	e := l.ws[i]
-	c.hook = e.index
+	c = c.forHook(e.index)
 	var last struct { // what the layer's last call of next gave it
 		sync.Mutex // a wrap may call next from several goroutines (a hedged request)
 		called     bool
