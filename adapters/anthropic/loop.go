@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
@@ -124,43 +123,22 @@ func (l *Loop) Run(ctx context.Context, run *hooks.Run, params sdk.MessageNewPar
 	if limit <= 0 {
 		limit = DefaultMaxTurns
 	}
-	cfg := adapt.Loop{Tools: l.tool, MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "toolu_hooks_"}
+	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "toolu_hooks_"}
 	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
 	return Result(r), err
 }
 
 // check says which custom tool params offers that the loop has no
-// function for, or which name is both a Tool and a Handler.
+// function for (server tools run at the API), or which name is both a
+// Tool and a Handler.
 func (l *Loop) check(params sdk.MessageNewParams) error {
-	for name := range l.Handlers {
-		if _, ok := l.Tools[name]; ok {
-			return fmt.Errorf("anthropic: tool %q is in both Loop.Tools and Loop.Handlers", name)
-		}
-	}
+	offered := make([]string, 0, len(params.Tools))
 	for _, t := range params.Tools {
-		if t.OfTool == nil {
-			continue // a server tool: the API runs it
-		}
-		if _, ok := l.tool(t.OfTool.Name); !ok {
-			return fmt.Errorf("anthropic: params.Tools offers %q, which neither Loop.Tools nor Loop.Handlers has", t.OfTool.Name)
+		if t.OfTool != nil {
+			offered = append(offered, t.OfTool.Name)
 		}
 	}
-	return nil
-}
-
-// tool is the runner of the named tool.
-func (l *Loop) tool(name string) (adapt.ToolRunner, bool) {
-	if t, ok := l.Tools[name]; ok {
-		return func(c *hooks.Context, _ string, args json.RawMessage) (hooks.ToolResult, error) {
-			return t(c.Context, args) // c.Context, never c: the tool may keep it
-		}, true
-	}
-	if h, ok := l.Handlers[name]; ok {
-		return func(c *hooks.Context, id string, args json.RawMessage) (hooks.ToolResult, error) {
-			return h(c, Call{ID: id, Name: name, Arguments: args})
-		}, true
-	}
-	return nil, false
+	return adapt.CheckTools("anthropic", l.Tools, l.Handlers, offered)
 }
 
 // provider is the Messages API as adapt.Run drives it.

@@ -13,16 +13,7 @@ import (
 // toolSpecs are the tools params offers, as the hooks see them: a custom
 // tool's name, description and input schema; a server tool's name. Nil
 // when params offers none.
-func toolSpecs(tools []sdk.ToolUnionParam) []hooks.ToolSpec {
-	if len(tools) == 0 {
-		return nil
-	}
-	specs := make([]hooks.ToolSpec, len(tools))
-	for i, t := range tools {
-		specs[i] = toolSpec(t)
-	}
-	return specs
-}
+func toolSpecs(tools []sdk.ToolUnionParam) []hooks.ToolSpec { return adapt.Specs(tools, toolSpec) }
 
 func toolSpec(t sdk.ToolUnionParam) hooks.ToolSpec {
 	if t.OfTool != nil {

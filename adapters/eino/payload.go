@@ -113,14 +113,4 @@ func replyMeta(resp *hooks.ModelResponse, got *schema.Message) {
 
 // stopReason maps a finish reason (eino's models mostly pass on the
 // OpenAI words) onto the hooks' words; another keeps its own.
-func stopReason(finish string) hooks.StopReason {
-	switch finish {
-	case "stop":
-		return hooks.StopEndTurn
-	case "tool_calls", "function_call":
-		return hooks.StopToolUse
-	case "length":
-		return hooks.StopMaxTokens
-	}
-	return hooks.StopReason(finish)
-}
+func stopReason(finish string) hooks.StopReason { return adapt.OpenAIStopReason(finish) }

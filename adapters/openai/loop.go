@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -124,7 +123,7 @@ func (l *Loop) Run(ctx context.Context, run *hooks.Run, params oai.ChatCompletio
 	if limit <= 0 {
 		limit = DefaultMaxTurns
 	}
-	cfg := adapt.Loop{Tools: l.tool, MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "call_hooks_"}
+	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "call_hooks_"}
 	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
 	return Result(r), err
 }
@@ -132,39 +131,13 @@ func (l *Loop) Run(ctx context.Context, run *hooks.Run, params oai.ChatCompletio
 // check says which tool params offers that the loop has no function for,
 // or which name is both a Tool and a Handler.
 func (l *Loop) check(params oai.ChatCompletionNewParams) error {
-	for name := range l.Handlers {
-		if _, ok := l.Tools[name]; ok {
-			return fmt.Errorf("openai: tool %q is in both Loop.Tools and Loop.Handlers", name)
-		}
-	}
+	offered := make([]string, 0, len(params.Tools))
 	for _, t := range params.Tools {
-		name := t.GetFunction().Name
-		if t.OfCustom != nil {
-			name = t.OfCustom.Custom.Name
-		}
-		if name == "" {
-			continue
-		}
-		if _, ok := l.tool(name); !ok {
-			return fmt.Errorf("openai: params.Tools offers %q, which neither Loop.Tools nor Loop.Handlers has", name)
+		if name := toolSpec(t).Name; name != "" {
+			offered = append(offered, name)
 		}
 	}
-	return nil
-}
-
-// tool is the runner of the named tool.
-func (l *Loop) tool(name string) (adapt.ToolRunner, bool) {
-	if t, ok := l.Tools[name]; ok {
-		return func(c *hooks.Context, _ string, args json.RawMessage) (hooks.ToolResult, error) {
-			return t(c.Context, args) // c.Context, never c: the tool may keep it
-		}, true
-	}
-	if h, ok := l.Handlers[name]; ok {
-		return func(c *hooks.Context, id string, args json.RawMessage) (hooks.ToolResult, error) {
-			return h(c, Call{ID: id, Name: name, Arguments: args})
-		}, true
-	}
-	return nil, false
+	return adapt.CheckTools("openai", l.Tools, l.Handlers, offered)
 }
 
 // provider is the Chat Completions API as adapt.Run drives it.

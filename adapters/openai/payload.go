@@ -13,16 +13,7 @@ import (
 // toolSpecs are the tools params offers, as the hooks see them: a
 // function tool's name, description and parameters schema; a custom
 // tool's name and description. Nil when params offers none.
-func toolSpecs(tools []oai.ChatCompletionToolUnionParam) []hooks.ToolSpec {
-	if len(tools) == 0 {
-		return nil
-	}
-	specs := make([]hooks.ToolSpec, len(tools))
-	for i, t := range tools {
-		specs[i] = toolSpec(t)
-	}
-	return specs
-}
+func toolSpecs(tools []oai.ChatCompletionToolUnionParam) []hooks.ToolSpec { return adapt.Specs(tools, toolSpec) }
 
 func toolSpec(t oai.ChatCompletionToolUnionParam) hooks.ToolSpec {
 	switch {
@@ -115,16 +106,4 @@ func usage(u oai.CompletionUsage) hooks.Usage {
 
 // stopReason maps a finish_reason onto the hooks' words; another keeps
 // its own.
-func stopReason(finish string) hooks.StopReason {
-	switch finish {
-	case "stop":
-		return hooks.StopEndTurn
-	case "tool_calls", "function_call":
-		return hooks.StopToolUse
-	case "length":
-		return hooks.StopMaxTokens
-	case "content_filter":
-		return hooks.StopContentFilter
-	}
-	return hooks.StopReason(finish)
-}
+func stopReason(finish string) hooks.StopReason { return adapt.OpenAIStopReason(finish) }

@@ -101,3 +101,33 @@ func Schema(v any) json.RawMessage {
 	}
 	return b
 }
+
+// Specs are the ToolSpecs of a provider's tools, as spec makes them; nil
+// when there are none.
+func Specs[T any](tools []T, spec func(T) hooks.ToolSpec) []hooks.ToolSpec {
+	if len(tools) == 0 {
+		return nil
+	}
+	specs := make([]hooks.ToolSpec, len(tools))
+	for i, t := range tools {
+		specs[i] = spec(t)
+	}
+	return specs
+}
+
+// OpenAIStopReason maps an OpenAI-style finish_reason (the Chat
+// Completions API's, and most eino models') onto the hooks' words; another
+// keeps its own.
+func OpenAIStopReason(finish string) hooks.StopReason {
+	switch finish {
+	case "stop":
+		return hooks.StopEndTurn
+	case "tool_calls", "function_call":
+		return hooks.StopToolUse
+	case "length":
+		return hooks.StopMaxTokens
+	case "content_filter":
+		return hooks.StopContentFilter
+	}
+	return hooks.StopReason(finish)
+}
