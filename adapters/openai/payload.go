@@ -13,7 +13,9 @@ import (
 // toolSpecs are the tools params offers, as the hooks see them: a
 // function tool's name, description and parameters schema; a custom
 // tool's name and description. Nil when params offers none.
-func toolSpecs(tools []oai.ChatCompletionToolUnionParam) []hooks.ToolSpec { return adapt.Specs(tools, toolSpec) }
+func toolSpecs(tools []oai.ChatCompletionToolUnionParam) []hooks.ToolSpec {
+	return adapt.Specs(tools, toolSpec)
+}
 
 func toolSpec(t oai.ChatCompletionToolUnionParam) hooks.ToolSpec {
 	switch {
