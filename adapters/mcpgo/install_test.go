@@ -9,6 +9,7 @@ import (
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/adapters/mcpgo"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -23,8 +24,8 @@ func newAdapter(t *testing.T, hs ...hooks.Hook) *mcpgo.Adapter {
 }
 
 func TestOneStepInstallEndsASessionsRunWhenItCloses(t *testing.T) {
-	var log runLog
-	a := newAdapter(t, log.hook())
+	log := adapttest.NewRunLog()
+	a := newAdapter(t, log.Hook())
 	var registered atomic.Int32
 	own := &server.Hooks{}
 	own.AddOnRegisterSession(func(context.Context, server.ClientSession) { registered.Add(1) })
@@ -35,14 +36,14 @@ func TestOneStepInstallEndsASessionsRunWhenItCloses(t *testing.T) {
 
 	res := call(t, c, "count", nil)
 	require.False(t, res.IsError, text(res))
-	_, ended := log.counts()
+	_, ended := log.Counts()
 	require.Zero(t, ended)
 	require.NoError(t, c.Close())
 
-	started, ended := log.counts()
+	started, ended := log.Counts()
 	assert.Equal(t, 1, started)
 	assert.Equal(t, 1, ended, "the session's end ran AfterRun")
-	assert.Equal(t, hooks.Completed, log.ends()[0].Outcome)
+	assert.Equal(t, hooks.Completed, log.Ends()[0].Outcome)
 	assert.Equal(t, int32(1), registered.Load(), "the server's own hooks still run")
 }
 
@@ -63,8 +64,8 @@ func TestHalfInstalledAdapterRefusesToStartRunsNothingWouldEnd(t *testing.T) {
 		}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			var log runLog
-			a := newAdapter(t, log.hook())
+			log := adapttest.NewRunLog()
+			a := newAdapter(t, log.Hook())
 			srv := server.NewMCPServer("test", "1.0.0", tc.opts(a)...)
 			tl := &tools{}
 			tl.add(srv)
@@ -76,7 +77,7 @@ func TestHalfInstalledAdapterRefusesToStartRunsNothingWouldEnd(t *testing.T) {
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), "ServerOptions", "the error says how to install")
 			assert.Zero(t, tl.calls.Load())
-			started, _ := log.counts()
+			started, _ := log.Counts()
 			assert.Zero(t, started, "no run that nothing would end")
 		})
 	}
