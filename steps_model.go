@@ -13,7 +13,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
-	c := r.context(ctx, BeforeModelRequest)
+	c := r.pointContext(ctx, BeforeModelRequest, len(r.chain.beforeModel))
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
 	t0, tracing := r.traceStart()
@@ -43,7 +43,7 @@ func (s *beforeModel) next(c *Context, i int, tracing bool) (a opinion[ModelRequ
 	defer recoverPanic(&a.err)
 	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(a.at, hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -97,7 +97,7 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
 	}
-	c := r.context(ctx, AfterModelResponse)
+	c := r.pointContext(ctx, AfterModelResponse, len(r.chain.afterModel))
 	defer r.release(c)
 	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
 	t0, tracing := r.traceStart()
@@ -144,7 +144,7 @@ func (s *afterModel) next(c *Context, i int, tracing bool) (a opinion[ModelRespo
 		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(a.at, hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

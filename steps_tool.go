@@ -25,7 +25,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	if len(hs) == 0 {
 		return nil
 	}
-	c := r.context(ctx, BeforeToolExecute)
+	c := r.pointContext(ctx, BeforeToolExecute, len(hs))
 	c.call, c.hasCall = call, true
 	defer r.release(c)
 	s := beforeTool{r: r, c: c, step: step}
@@ -54,7 +54,7 @@ func (s *beforeTool) next(c *Context, i int, tracing bool) (a opinion[ToolCallPa
 	defer recoverPanic(&a.err)
 	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(a.at, hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -120,7 +120,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	if len(r.chain.afterTool) == 0 {
 		return res, nil
 	}
-	c := r.context(ctx, AfterToolExecute)
+	c := r.pointContext(ctx, AfterToolExecute, len(r.chain.afterTool))
 	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
 	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
@@ -153,7 +153,7 @@ func (s *afterTool) next(c *Context, i int, tracing bool) (a opinion[ToolResultP
 		if !wasEntered(hs[a.at].index, entered) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(a.at, hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

@@ -89,13 +89,14 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 	return nil
 }
 
-// judge turns a hook's error into its verdict. In BeforeToolExecute, a
+// judge turns a hook's error into its verdict. In BeforeToolExecute (and
+// a tool's wrap, for a panic), a
 // *ToolError refuses the call with its message, and a failure under policy
 // Block (or marked FailClosed) refuses it with "Tool call blocked: …",
 // keeping the error for the trace and the diagnostic. Any other error is
 // the hook's failure, which its policy handles.
 func judge(refuse func(int, string) verdict, at Point, index int, policy Policy, err error) verdict {
-	if at == BeforeToolExecute {
+	if at == BeforeToolExecute || at == WrapToolCall {
 		if msg, ok := toolRefusal(err); ok {
 			return refuse(index, msg)
 		}
