@@ -40,7 +40,6 @@ type ToolRunner func(c *hooks.Context, id string, args json.RawMessage) (hooks.T
 
 // Loop is the configuration of one tool-calling loop.
 type Loop struct {
-	Name     string                               // the adapter, for errors: "openai"
 	Tools    func(name string) (ToolRunner, bool) // the tool of a name
 	MaxTurns int                                  // model calls per Run (> 0)
 	Parallel int                                  // tool calls of one reply run at once; < 2: one after another
