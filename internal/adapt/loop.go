@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"slices"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rienda/hooks"
 )
@@ -111,7 +112,8 @@ func Run[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R
 
 // callTools runs a reply's tool calls through the hooks, up to l.Parallel
 // at once, and returns their results in the calls' order; the error is
-// the first one in that order. Every call has returned when it returns.
+// the first one in that order, and once a call failed no other starts.
+// Every call has returned when it returns.
 func callTools[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R], run *hooks.Run,
 	reply R, calls []hooks.ToolCall) ([]hooks.ToolResult, error) {
 	results := make([]hooks.ToolResult, len(calls))
@@ -133,13 +135,22 @@ func callTools[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P
 		}
 		return results, nil
 	}
-	var wg sync.WaitGroup
+	var (
+		wg     sync.WaitGroup
+		failed atomic.Bool // a call failed: start no more, as one after another would not
+	)
 	slots := make(chan struct{}, l.Parallel)
 	for i := range calls {
 		slots <- struct{}{}
+		if failed.Load() {
+			<-slots
+			break
+		}
 		wg.Go(func() {
 			defer func() { <-slots }()
-			one(i)
+			if one(i); errs[i] != nil {
+				failed.Store(true)
+			}
 		})
 	}
 	wg.Wait()
