@@ -86,7 +86,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 					outcome = Interrupted
 				}
 				r.ended.Store(true)
-				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, e.index+1)
+				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, stoppedBy(e.index))
 				return err
 			}
 			continue
@@ -157,18 +157,18 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 			end.Reason = string(end.Outcome)
 		}
 	}
-	r.afterRun(ctx, end, 0)
+	r.afterRun(ctx, end, stopMark{})
 }
 
-// afterRun runs the AfterRun hooks of the hooks entered (see wasEntered),
+// afterRun runs the AfterRun hooks of the hooks entered (see stopMark),
 // detached from ctx's cancellation.
-func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
+func (r *Run) afterRun(ctx context.Context, end RunEnd, stop stopMark) {
 	ctx = context.WithoutCancel(ctx)
 	c := r.pointContext(ctx, AfterRun, len(r.chain.afterRun))
 	defer r.release(c)
 	t0, _ := r.traceStart()
 	for slot, e := range r.chain.afterRun {
-		if !wasEntered(e.index, entered) {
+		if !stop.entered(e.index) {
 			continue
 		}
 		err := callAfterRun(e.h, c.forHook(slot, e.index), end)

@@ -72,8 +72,8 @@ func (c *Context) WithContext(ctx context.Context) *Context {
 // between the split methods without it skips the wraps, and the chain
 // says so once per run, as a Diagnostic.
 func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
-	if step.Result != nil {
-		return *step.Result, nil
+	if res, ok := step.answer(); ok {
+		return res, nil
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
@@ -185,7 +185,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	v := noOpinion
 	switch {
 	case panicked != nil:
-		v = judge(refuseWrapped, l.at, e.index, e.policy, panicked)
+		v = judge(r.chain.names, l.at, e.index, e.policy, panicked)
 	case !called:
 		v = verdict{decision: DecisionAnswered}
 	}
@@ -209,11 +209,6 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return lastRes, lastErr
 	}
 	return l.run(ctx, i+1, x) // the layer failed before its call: skip it
-}
-
-// refuseWrapped is the verdict of a tool call a failing wrap refused.
-func refuseWrapped(_ int, reason string) verdict {
-	return verdict{decision: DecisionRefused, reason: reason, stop: true}
 }
 
 // callWrap runs one wrap; panicked is its panic, as a *PanicError.
