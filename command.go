@@ -288,8 +288,8 @@ func (h *commandHook) guard(c *Context, subject string, fill func(*envelope) err
 	if sendErr != nil {
 		return commandVerdict{}, sendErr
 	}
-	if c.base().Err() != nil {
-		return commandVerdict{problem: h.fail(runErr)}, nil
+	if runErr != nil && c.base().Err() != nil {
+		return commandVerdict{problem: h.fail(runErr)}, nil // killed for the cancellation: nothing was decided
 	}
 	return h.verdictOf(out, runErr), nil
 }

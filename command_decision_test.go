@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -132,4 +133,29 @@ func TestCommandTrustOutputIsReadExactly(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, want, got, out)
 	}
+}
+
+// An advisory command that prints past the cap is not killed for it: its
+// first 256 KiB are logged, the last line kept ends with a marker, and
+// the overflow is a diagnostic.
+func TestAdvisoryOutputPastTheCapIsLoggedAndCut(t *testing.T) {
+	var rec recorder
+	var mu sync.Mutex
+	var logs []string
+	host := hooks.Host{Log: func(hook, line string) {
+		mu.Lock()
+		defer mu.Unlock()
+		logs = append(logs, line)
+	}}
+	body := `cat >/dev/null; i=0; while [ $i -lt 30000 ]; do echo "line $i of a chatty hook"; i=$((i+1)); done`
+	startWith(t, &rec, host, commandHooks(t, entry("session_start", "/bin/sh", "-c", body))...)
+	mu.Lock()
+	defer mu.Unlock()
+	require.NotEmpty(t, logs)
+	assert.Equal(t, "line 0 of a chatty hook", logs[0])
+	assert.Regexp(t, `… \[cut: \d+ KB\]$`, logs[len(logs)-1])
+	assert.Less(t, len(logs), 30000)
+	require.Len(t, rec.diagnostics(), 1)
+	assert.ErrorIs(t, rec.diagnostics()[0].Err, hooks.ErrCommandOutputTooLarge)
+	assert.Contains(t, rec.diagnostics()[0].Err.Error(), "the log has its first 256 KiB")
 }
