@@ -281,8 +281,8 @@ func (h *commandHook) advise(c *Context, subject string, fill func(*envelope) er
 	return h.fail(runErr)
 }
 
-// guard runs a blocking event and reads its commandVerdict. A cancellation is
-// returned as it is (cancelled, not decided).
+// guard runs a blocking event and reads its verdict. A run killed for a
+// cancellation decided nothing: its error is returned as the problem.
 func (h *commandHook) guard(c *Context, subject string, fill func(*envelope) error) (v commandVerdict, sendErr error) {
 	out, sendErr, runErr := h.run(c, subject, fill)
 	if sendErr != nil {
