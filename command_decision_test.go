@@ -125,13 +125,16 @@ func TestCommandTrustOutputIsReadExactly(t *testing.T) {
 		`{"decision":"allow","Decision":"block"}`: hooks.Ask, // as JSON.parse reads it, with a diagnostic
 		``: hooks.Ask,
 		`{"decision":"block","reason":"untrusted"}`: hooks.Untrusted,
+		// Past the cap, even an allow cannot be read whole: a repeated key
+		// after the cut could change it.
+		`{"decision":"allow","reason":"` + strings.Repeat("x", 300_000) + `"}`: hooks.Untrusted,
 	} {
 		var rec recorder
 		chain, err := hooks.NewChain(commandHooks(t, printing(t, "pre_trust_decision", out)), hooks.WithDiagnostics(rec.diagnose))
 		require.NoError(t, err)
 		got, err := chain.DecideTrust(context.Background(), hooks.Host{}, hooks.TrustRequest{Path: t.TempDir(), Decision: hooks.Ask})
 		require.NoError(t, err)
-		assert.Equal(t, want, got, out)
+		assert.Equal(t, want, got, "%.60s", out)
 	}
 }
 
