@@ -151,3 +151,32 @@ func TestPostToolUseTooLargeWithholdsTheResult(t *testing.T) {
 	assert.Equal(t, hooks.ToolResult{Text: want, IsError: true, Value: want}, res)
 	assert.Contains(t, diagnosed(&rec), "the result is withheld from the model")
 }
+
+// Output too large to read, at the events that are not tool calls: a
+// UserPromptSubmit ends the run (the prompt was not checked); a Stop and
+// a SessionStart are diagnostics, and nothing is added or sent on.
+func TestOutputTooLargeAtTheOtherEvents(t *testing.T) {
+	var rec recorder
+	flood := claudeScript(t, "flood.sh", "17000000", "2")
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
+		"SessionStart":     {ccGroup("", flood)},
+		"UserPromptSubmit": {ccGroup("", flood)},
+		"Stop":             {ccGroup("", flood)},
+	}))
+	require.Len(t, rec.diagnostics(), 1, "SessionStart's")
+	step, err := run.BeforeModelRequest(bg, hooks.ModelRequest{System: "base", Messages: []hooks.Message{{Role: "user", Text: "hi"}}})
+	require.NoError(t, err)
+	require.NotNil(t, step.End)
+	assert.Equal(t, "The prompt was not sent: Claude Code hook UserPromptSubmit[0].hooks[0] printed more than can be read, so it could not check it.", step.End.Output)
+	step, err = run.BeforeModelRequest(bg, hooks.ModelRequest{System: "base", Messages: []hooks.Message{{Role: "tool", Text: "x"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "base", step.Request.System, "SessionStart added nothing")
+	reply, err := run.AfterModelResponse(bg, step, hooks.ModelResponse{Text: "done"})
+	require.NoError(t, err)
+	assert.Empty(t, reply.Continue)
+	assert.Nil(t, reply.End)
+	d := diagnosed(&rec)
+	assert.Equal(t, 3, strings.Count(d, "output too large"), d)
+	assert.Contains(t, d, "the run ends: the prompt was not checked")
+	assert.NotContains(t, d, "the call goes on", "no tool call here")
+}

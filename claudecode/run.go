@@ -87,9 +87,13 @@ func (e *failure) Unwrap() error { return e.err }
 
 // fail is the failure of h with err.
 func (h *handler) fail(err error) *failure {
-	then := "the call goes on"
-	if h.failClosed {
+	then := "the run goes on"
+	switch {
+	case eventPoints[h.event] != hooks.BeforeToolExecute && eventPoints[h.event] != hooks.AfterToolExecute:
+	case h.failClosed:
 		then = "failClosed: a tool call is refused"
+	default:
+		then = "the call goes on"
 	}
 	return &failure{where: h.where, argv: h.argv, err: err, then: then}
 }

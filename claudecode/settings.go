@@ -15,6 +15,7 @@ import (
 
 // handler is one "command" handler of a settings file.
 type handler struct {
+	event      string
 	where      string // "PreToolUse[0].hooks[1]", for messages
 	matcher    matcher
 	argv       []string
@@ -189,7 +190,7 @@ func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error)
 	}
 	var out []*handler
 	for j, hraw := range g.Hooks {
-		h, err := l.handler(fmt.Sprintf("%s[%d].hooks[%d]", ev, i, j), hraw)
+		h, err := l.handler(ev, fmt.Sprintf("%s[%d].hooks[%d]", ev, i, j), hraw)
 		if err != nil {
 			return nil, err
 		}
@@ -202,7 +203,7 @@ func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error)
 }
 
 // handler decodes one handler; nil, nil for a type skipped.
-func (l loader) handler(where string, raw json.RawMessage) (*handler, error) {
+func (l loader) handler(event, where string, raw json.RawMessage) (*handler, error) {
 	path := "hooks." + where
 	var cfg handlerConfig
 	unknown, err := exactjson.Unmarshal(raw, &cfg)
@@ -224,7 +225,7 @@ func (l loader) handler(where string, raw json.RawMessage) (*handler, error) {
 	if cfg.If != nil {
 		l.skip(path, "\"if\" %q is not read by this library: the handler runs for every call its matcher takes", *cfg.If)
 	}
-	h := &handler{where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed}
+	h := &handler{event: event, where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed}
 	if cfg.Timeout != nil {
 		h.timeout = time.Duration(*cfg.Timeout * float64(time.Second))
 	}
