@@ -11,6 +11,7 @@ import (
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/internal/exactjson"
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // handler is one "command" handler of a settings file.
@@ -256,41 +257,9 @@ func sortedKeys[V any](m map[string]V) []string {
 }
 
 // resembles returns the key of known that k is most likely a misspelling
-// of: one equal but for case, else one within two edits (one for a short
-// key); "" when none is that close. k itself, when it is known.
+// of (internal/suggest: the project's one did-you-mean), "" when none is
+// that close or k is known.
 func resembles(k string, known []string) string {
-	best, bestDist := "", 3
-	if len(k) <= 4 {
-		bestDist = 2
-	}
-	for _, want := range known {
-		if strings.EqualFold(k, want) {
-			return want
-		}
-		if d := distance(strings.ToLower(k), strings.ToLower(want)); d < bestDist {
-			best, bestDist = want, d
-		}
-	}
-	return best
-}
-
-// distance is the Levenshtein distance between a and b, in bytes.
-func distance(a, b string) int {
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	like, _ := suggest.Closest(k, known)
+	return like
 }
