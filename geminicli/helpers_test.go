@@ -58,7 +58,9 @@ func emit(t testing.TB, out, code, errText string) string {
 }
 
 // handler is one "command" hook configuration.
-func handler(command string) map[string]any { return map[string]any{"type": "command", "command": command} }
+func handler(command string) map[string]any {
+	return map[string]any{"type": "command", "command": command}
+}
 
 // group is one hook definition with these handlers.
 func group(matcher string, handlers ...map[string]any) map[string]any {
