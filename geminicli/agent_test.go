@@ -162,3 +162,48 @@ func TestSessionStartAndEnd(t *testing.T) {
 	assert.Equal(t, "exit", ins[0]["reason"])
 	assert.Empty(t, rec.errors())
 }
+
+// A run's Gemini CLI state is in its snapshot: an end a BeforeTool handler
+// asked for, and AfterAgent's turn, survive Snapshot and Resume in a new
+// chain (a durable host's next process).
+func TestStateSurvivesResume(t *testing.T) {
+	var rec recorder
+	log := filepath.Join(t.TempDir(), "log")
+	data := settings(t, map[string][]map[string]any{
+		"BeforeTool": {group("", handler(emit(t, `{"continue":false,"stopReason":"enough"}`, "0", "")))},
+		"AfterAgent": {group("", handler(script(t, "record.sh", log)))},
+	})
+	newChain := func() *hooks.Chain {
+		hs, err := geminicli.Hooks(data)
+		require.NoError(t, err)
+		chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
+		require.NoError(t, err)
+		return chain
+	}
+	h := host(t, &rec)
+	run, err := newChain().Start(bg, h, hooks.RunStart{Input: "go"})
+	require.NoError(t, err)
+	m := &model{reply: hooks.ModelResponse{Text: "calling", ToolCalls: []hooks.ToolCall{{ID: "1", Name: "ls"}}}}
+	_, err = run.CallModel(bg, user("the task"), m.call)
+	require.NoError(t, err)
+	_, err = run.CallTool(bg, hooks.ToolCall{ID: "1", Name: "ls"}, (&tool{}).run)
+	require.NoError(t, err)
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+
+	resumed, err := newChain().Resume(bg, h, snap)
+	require.NoError(t, err)
+	defer resumed.End(bg, hooks.RunEnd{})
+	reply, err := resumed.CallModel(bg, hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "the task"}, {Role: "tool", Text: "x"}}}, m.call)
+	require.NoError(t, err)
+	require.NotNil(t, reply.End)
+	assert.Equal(t, "enough", reply.End.Output)
+
+	m.reply = hooks.ModelResponse{Text: "done"}
+	_, err = resumed.CallModel(bg, hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "the task"}, {Role: "tool", Text: "x"}}}, m.call)
+	require.NoError(t, err)
+	ins, _ := records(t, log)
+	require.Len(t, ins, 1)
+	assert.Equal(t, "the task", ins[0]["prompt"], "the turn's prompt came through the snapshot")
+	assert.Equal(t, "calling\ndone", ins[0]["prompt_response"])
+}
