@@ -13,20 +13,20 @@ import (
 // A malformed settings file is an error naming the entry at fault.
 func TestSettingsErrorsNameTheEntry(t *testing.T) {
 	for settings, want := range map[string]string{
-		`[]`: "must be a JSON object",
-		`{"hooks": []}`: "hooks: must be an object of events",
-		`{"hooks": {"BeforeTool": {}}}`: "hooks.BeforeTool: must be a list",
+		`[]`:                             "must be a JSON object",
+		`{"hooks": []}`:                  "hooks: must be an object of events",
+		`{"hooks": {"BeforeTool": {}}}`:  "hooks.BeforeTool: must be a list",
 		`{"hooks": {"BeforeTool": [3]}}`: "hooks.BeforeTool[0]: must be an object",
-		`{"hooks": {"BeforeTool": [{"matcher": "x"}]}}`: "hooks.BeforeTool[0].hooks: missing",
-		`{"hooks": {"BeforeTool": [{"matcher": 3, "hooks": []}]}}`: "hooks.BeforeTool[0]: matcher",
-		`{"hooks": {"BeforeTool": [{"sequential": "yes", "hooks": []}]}}`: "hooks.BeforeTool[0]: sequential",
-		`{"hooks": {"AfterTool": [{"hooks": [{"command": "x"}]}]}}`: "hooks.AfterTool[0].hooks[0].type: missing",
-		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command"}]}]}}`: "hooks.AfterTool[0].hooks[0].command: missing or empty",
-		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": " "}]}]}}`: "hooks.AfterTool[0].hooks[0].command: missing or empty",
-		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}}`: "hooks.AfterTool[0].hooks[0].timeout: must be a positive number of milliseconds",
+		`{"hooks": {"BeforeTool": [{"matcher": "x"}]}}`:                                                 "hooks.BeforeTool[0].hooks: missing",
+		`{"hooks": {"BeforeTool": [{"matcher": 3, "hooks": []}]}}`:                                      "hooks.BeforeTool[0]: matcher",
+		`{"hooks": {"BeforeTool": [{"sequential": "yes", "hooks": []}]}}`:                               "hooks.BeforeTool[0]: sequential",
+		`{"hooks": {"AfterTool": [{"hooks": [{"command": "x"}]}]}}`:                                     "hooks.AfterTool[0].hooks[0].type: missing",
+		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command"}]}]}}`:                                  "hooks.AfterTool[0].hooks[0].command: missing or empty",
+		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": " "}]}]}}`:                  "hooks.AfterTool[0].hooks[0].command: missing or empty",
+		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "x", "timeout": -1}]}]}}`:   "hooks.AfterTool[0].hooks[0].timeout: must be a positive number of milliseconds",
 		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "x", "timeout": "5s"}]}]}}`: "hooks.AfterTool[0].hooks[0]: timeout",
 		`{"hooks": {"AfterTool": [{"hooks": [{"type": "command", "command": "x", "env": {"A": 1}}]}]}}`: "hooks.AfterTool[0].hooks[0]: env",
-		`{"hooksConfig": {"enabled": "no"}, "hooks": {}}`: "hooksConfig",
+		`{"hooksConfig": {"enabled": "no"}, "hooks": {}}`:                                               "hooksConfig",
 	} {
 		_, err := geminicli.Hooks([]byte(settings))
 		if assert.Error(t, err, settings) {
