@@ -1,6 +1,7 @@
 package geminicli_test
 
 import (
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -206,4 +207,27 @@ func TestStateSurvivesResume(t *testing.T) {
 	require.Len(t, ins, 1)
 	assert.Equal(t, "the task", ins[0]["prompt"], "the turn's prompt came through the snapshot")
 	assert.Equal(t, "calling\ndone", ins[0]["prompt_response"])
+}
+
+// The scripts of Gemini CLI's best-practices page (bash) and its hooks
+// extension example (node, plain text on stdout) run as they do there:
+// the guards allow, the log is written, plain text is shown to the person.
+func TestScriptsFromGeminiCLIDocsAndExtensionExample(t *testing.T) {
+	var rec recorder
+	h := host(t, &rec)
+	require.NoError(t, os.MkdirAll(filepath.Join(h.Workdir, ".gemini", "hooks"), 0o755))
+	data := settings(t, map[string][]map[string]any{
+		"SessionStart": {group("", handler(script(t, "on-start.js")))},
+		"BeforeTool":   {group("write_file|replace", handler(script(t, "debug-log.sh")), handler(script(t, "strict-json.sh")))},
+	})
+	run := start(t, &rec, h, data, toolNames)
+	assert.Equal(t, []string{"Session Started! This is running from a script in the hooks-example extension."}, rec.shown())
+	tl := &tool{text: "ok"}
+	res, err := run.CallTool(bg, write("hi"), tl.run)
+	require.NoError(t, err)
+	assert.Equal(t, hooks.ToolResult{Text: "ok"}, res)
+	log := readFile(t, filepath.Join(h.Workdir, ".gemini", "hooks", "debug.log"))
+	assert.Contains(t, log, `Received input: {"session_id":"sess-1"`)
+	assert.Contains(t, log, "Hook completed successfully")
+	assert.Empty(t, rec.errors())
 }

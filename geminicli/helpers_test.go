@@ -210,3 +210,8 @@ func records(t *testing.T, path string) (inputs []map[string]any, envs []string)
 	require.NoError(t, sc.Err())
 	return inputs, envs
 }
+
+// geminicliHooks is geminicli.Hooks with diagnostics dropped.
+func geminicliHooks(data []byte) ([]hooks.Hook, error) {
+	return geminicli.Hooks(data, geminicli.Diagnostics(func(hooks.Diagnostic) {}))
+}
