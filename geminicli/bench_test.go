@@ -30,7 +30,9 @@ func BenchmarkBeforeToolHandler(b *testing.B) {
 	}
 	defer run.End(bg, hooks.RunEnd{})
 	call := hooks.ToolCall{ID: "1", Name: "run_shell_command", Arguments: map[string]any{"command": "ls"}}
-	noop := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "ok"}, nil }
+	noop := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: "ok"}, nil
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := run.CallTool(bg, call, noop); err != nil {
