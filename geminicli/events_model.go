@@ -60,12 +60,12 @@ func (h *hook) beforeModel(c *hooks.Context, req hooks.ModelRequest) (*hooks.Mod
 			if resp, ok := readResponse(m.spec.LLMResponse, false); ok {
 				return &hooks.ModelRequestPatch{Respond: &resp}, nil
 			}
-			c.Diagnose(errors.New("Gemini CLI hook BeforeModel denied with an llm_response that has no candidates list: the run ends with the reason"))
+			c.Diagnose(errors.New("a Gemini CLI BeforeModel hook denied with an llm_response that has no candidates list: the run ends with the reason"))
 		}
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: m.effectiveReason()}}, nil
 	}
 	if m.spec.LLMResponse != nil {
-		c.Diagnose(errors.New(`Gemini CLI hook BeforeModel gave an llm_response without "decision": "deny": Gemini CLI's runner uses it only with a deny, and neither does this library`))
+		c.Diagnose(errors.New(`a Gemini CLI BeforeModel hook gave an llm_response without "decision": "deny": Gemini CLI's runner uses it only with a deny, and neither does this library`))
 	}
 	if m.spec.LLMRequest == nil {
 		return nil, nil
@@ -118,7 +118,7 @@ func (h *hook) beforeToolSelection(c *hooks.Context, req hooks.ModelRequest) (*h
 		return nil, nil
 	}
 	if req.Tools == nil {
-		c.Diagnose(fmt.Errorf("Gemini CLI BeforeToolSelection hooks allow only %v, but the host gave no ModelRequest.Tools to narrow", sortedKeys(names)))
+		c.Diagnose(fmt.Errorf("the Gemini CLI BeforeToolSelection hooks allow only %v, but the host gave no ModelRequest.Tools to narrow", sortedKeys(names)))
 		return nil, nil
 	}
 	kept := slices.DeleteFunc(slices.Clone(req.Tools), func(t hooks.ToolSpec) bool { return !names[h.set.geminiName(t.Name)] })

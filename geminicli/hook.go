@@ -64,14 +64,6 @@ func (s *set) geminiName(host string) string {
 	return host
 }
 
-// hostName is the host's name of a Gemini CLI tool name.
-func (s *set) hostName(gemini string) string {
-	if name, ok := s.opts.toHost[gemini]; ok {
-		return name
-	}
-	return gemini
-}
-
 // BeforeRun runs SessionStart handlers.
 func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
 	if h.event != evSessionStart {

@@ -72,7 +72,7 @@ func requestChange(c *hooks.Context, raw json.RawMessage, req hooks.ModelRequest
 	if json.Unmarshal(fields["config"], &cfg) == nil {
 		for k, v := range cfg {
 			if string(v) != "null" {
-				c.Diagnose(fmt.Errorf("Gemini CLI hook BeforeModel set llm_request.config.%s, which this library cannot apply: a ModelRequest has no generation config", k))
+				c.Diagnose(fmt.Errorf("a Gemini CLI BeforeModel hook set llm_request.config.%s, which this library cannot apply: a ModelRequest has no generation config", k))
 				break
 			}
 		}

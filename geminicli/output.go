@@ -180,7 +180,7 @@ func (h *hook) diagnose(c *hooks.Context, results []result) {
 				known, key = specificKeys, rest
 			}
 			if close, ok := suggest.Closest(key, known); ok {
-				c.Diagnose(fmt.Errorf("Gemini CLI hook %s printed the key %q, which Gemini CLI does not read: did you mean %q?", r.h.where, k, close))
+				c.Diagnose(fmt.Errorf("the Gemini CLI hook %s printed the key %q, which Gemini CLI does not read: did you mean %q?", r.h.where, k, close))
 			}
 		}
 		if d, ok := isString(r.out.Decision); ok && d != "" && !containsString(decisions, d) {
@@ -188,7 +188,7 @@ func (h *hook) diagnose(c *hooks.Context, results []result) {
 			if close, ok := suggest.Closest(d, decisions); ok {
 				note = fmt.Sprintf(" (did you mean %q?)", close)
 			}
-			c.Diagnose(fmt.Errorf("Gemini CLI hook %s printed the decision %q%s, which Gemini CLI reads as no decision", r.h.where, d, note))
+			c.Diagnose(fmt.Errorf("the Gemini CLI hook %s printed the decision %q%s, which Gemini CLI reads as no decision", r.h.where, d, note))
 		}
 	}
 }
