@@ -77,7 +77,7 @@ func (h *hook) beforeTool(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCal
 		return nil, err
 	}
 	if err := unreadable(results); err != nil {
-		return nil, hooks.FailClosed(fmt.Errorf("its decision cannot be read: %w", err))
+		return nil, hooks.FailClosed(err)
 	}
 	m := mergeOr(outputs(results))
 	switch {

@@ -63,6 +63,15 @@ func (e *failure) Error() string {
 // Unwrap returns what happened.
 func (e *failure) Unwrap() error { return e.err }
 
+// BlockMessage is what the model reads when the failure refuses a tool
+// call: which handler, and why, without its command.
+func (e *failure) BlockMessage() string {
+	if errors.Is(e.err, proc.ErrOutputTooLarge) {
+		return "the output of Gemini CLI hook " + e.where + " is too large to read"
+	}
+	return "Gemini CLI hook " + e.where + " failed"
+}
+
 // workdir is the run's working folder: Host.Workdir, or the process's.
 func workdir(c *hooks.Context) string {
 	if c.Workdir != "" {

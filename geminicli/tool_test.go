@@ -1,6 +1,7 @@
 package geminicli_test
 
 import (
+	"math"
 	"os"
 	"path/filepath"
 	"strings"
@@ -194,8 +195,7 @@ func TestOutputTooLargeNeverAllows(t *testing.T) {
 	tl := &tool{text: "secret"}
 	res, err := run.CallTool(bg, write("x"), tl.run)
 	require.NoError(t, err)
-	assert.True(t, res.IsError)
-	assert.Contains(t, res.Text, "Tool call blocked")
+	assert.Equal(t, hooks.ToolResult{Text: "Tool call blocked: the output of Gemini CLI hook BeforeTool[0].hooks[0] is too large to read", IsError: true}, res)
 	assert.Empty(t, tl.ran())
 
 	res, err = run.CallTool(bg, hooks.ToolCall{ID: "r", Name: "read"}, tl.run)
@@ -219,4 +219,22 @@ func TestLogToolsFromTheGuide(t *testing.T) {
 	require.NoError(t, err)
 	assert.Contains(t, string(log), "Tool executed: write_file")
 	assert.Empty(t, rec.errors())
+}
+
+// A call whose arguments cannot be sent as JSON (NaN) cannot be seen by
+// its guards, so it is refused rather than run unseen; a call no guard's
+// matcher takes runs.
+func TestArgumentsThatCannotBeSentAreRefused(t *testing.T) {
+	var rec recorder
+	run := start(t, &rec, host(t, &rec), settings(t, map[string][]map[string]any{"BeforeTool": {group("write_file", handler("echo '{}'"))}}), toolNames)
+	tl := &tool{text: "ran"}
+	res, err := run.CallTool(bg, hooks.ToolCall{Name: "write", Arguments: map[string]any{"n": math.NaN()}}, tl.run)
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, "Tool call blocked: the arguments cannot be sent as JSON")
+	assert.Empty(t, tl.ran())
+
+	res, err = run.CallTool(bg, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"n": math.NaN()}}, tl.run)
+	require.NoError(t, err)
+	assert.Equal(t, hooks.ToolResult{Text: "ran"}, res)
 }
