@@ -178,7 +178,10 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 		return nil, nil
 	}
 	st := load(c)
-	active, text := st.StopActive, resp.Text
+	// stop_hook_active is run-wide, as in Claude Code: this reply answers
+	// a continuation, whichever hook sent the run on (c.Continuations);
+	// the set's own note keeps it across a snapshot taken in between.
+	active, text := st.StopActive || c.Continuations() > 0, resp.Text
 	var reasons []string
 	for _, hd := range h.handlers {
 		r, err := hd.run(c, input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text})
@@ -199,13 +202,17 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 }
 
 // stopOutcome sends the run on with the Stop handlers' reasons, unless
-// there is none or this settings set has sent it on the most times in a
-// row it may; the count and stop_hook_active are the hook's run state.
+// there is none or the run has been sent on the most times in a row it
+// may. The streak is the run's (c.Continuations: every settings set, and
+// any other hook that continues, counts the same one, so sets that take
+// turns blocking cannot loop a run), or this set's own count when that is
+// larger (it survives a snapshot taken between two steps).
 func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hooks.ModelResponsePatch {
-	if len(reasons) == 0 || st.Continuations >= h.set.opts.continuations {
+	streak := max(c.Continuations(), st.Continuations)
+	if len(reasons) == 0 || streak >= h.set.opts.continuations {
 		if len(reasons) > 0 {
-			c.Diagnose(fmt.Errorf("the Stop handlers sent the run on %d times in a row, the most allowed: this reply stands as final (%s)",
-				st.Continuations, strings.Join(reasons, "; ")))
+			c.Diagnose(fmt.Errorf("the run was sent on %d times in a row, the most the Stop handlers may: this reply stands as final (%s)",
+				streak, strings.Join(reasons, "; ")))
 		}
 		if st.StopActive || st.Continuations > 0 {
 			st.StopActive, st.Continuations = false, 0
@@ -216,7 +223,7 @@ func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hoo
 	next := strings.Join(reasons, "\n")
 	calls := c.ModelCalls()
 	st.StopActive, st.ContinuedAt = true, &calls
-	st.Continuations++
+	st.Continuations = streak + 1
 	save(c, st)
 	h.set.notes.Store(c.RunID(), calls)
 	return &hooks.ModelResponsePatch{Continue: &next}

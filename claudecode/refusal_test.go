@@ -97,15 +97,16 @@ func TestAGuardQuotingAHugeCallStillRefuses(t *testing.T) {
 	}
 }
 
-// A PreToolUse handler that prints more than can be read (16 MiB) has a
-// decision nobody knows: the call is refused, traced as refused with the
-// error, and diagnosed, whatever its exit code.
+// A PreToolUse handler that prints more than can be read (16 MiB) and
+// exits 0, or prints more than is drained (64 MiB) whatever its exit, has
+// a decision nobody knows: the call is refused, traced as refused with
+// the error, and diagnosed.
 func TestOutputTooLargeToReadRefusesTheCall(t *testing.T) {
-	for _, code := range []string{"0", "2"} {
+	for _, c := range []struct{ bytes, code string }{{"17000000", "0"}, {"68000000", "2"}} {
 		var rec recorder
 		var trace []hooks.TraceEvent
 		hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{
-			"PreToolUse": {ccGroup("", claudeScript(t, "flood.sh", "17000000", code))}}))
+			"PreToolUse": {ccGroup("", claudeScript(t, "flood.sh", c.bytes, c.code))}}))
 		require.NoError(t, err)
 		chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose), hooks.WithTrace(func(e hooks.TraceEvent) { trace = append(trace, e) }))
 		require.NoError(t, err)
@@ -115,12 +116,30 @@ func TestOutputTooLargeToReadRefusesTheCall(t *testing.T) {
 		require.NoError(t, err)
 		run.End(bg, hooks.RunEnd{})
 		assert.Equal(t, hooks.ToolResult{IsError: true,
-			Text: "Tool call blocked: Claude Code hook PreToolUse[0].hooks[0] printed more than can be read, so its decision is unknown"}, res, "exit %s", code)
+			Text: "Tool call blocked: Claude Code hook PreToolUse[0].hooks[0] printed more than can be read, so its decision is unknown"}, res, "%s bytes, exit %s", c.bytes, c.code)
 		assert.Empty(t, rec.got(), "the tool did not run")
 		assert.Contains(t, diagnosed(&rec), "output too large")
 		require.NotEmpty(t, trace)
 		assert.Equal(t, hooks.DecisionRefused, trace[0].Decision)
 	}
+}
+
+// An exit 2 after more stdout than can be read (a guard that quotes a
+// huge call, then refuses it) still decides: the call is refused, and
+// with no stderr the reason is the start of what the guard printed, cut
+// with a marker saying how much there was.
+func TestExit2AfterTooMuchOutputRefusesWithItsWords(t *testing.T) {
+	var rec recorder
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
+		"PreToolUse": {ccGroup("", claudeScript(t, "flood.sh", "17000000", "2"))}}))
+	res, err := run.CallTool(bg, ccBash("ls"), ccShell(&rec))
+	require.NoError(t, err)
+	assert.True(t, res.IsError)
+	assert.True(t, strings.HasPrefix(res.Text, "xxxx"), res.Text[:40])
+	assert.True(t, strings.HasSuffix(res.Text, "x […cut: 17000000 bytes in all]"), res.Text[len(res.Text)-40:])
+	assert.Less(t, len(res.Text), 17<<10)
+	assert.Empty(t, rec.got(), "the tool did not run")
+	assert.Empty(t, rec.diagnostics(), "a decision, not a failure")
 }
 
 // An exit 2 whose stderr is longer than what is kept (its last 2 KiB)
@@ -157,7 +176,7 @@ func TestPostToolUseTooLargeWithholdsTheResult(t *testing.T) {
 // a SessionStart are diagnostics, and nothing is added or sent on.
 func TestOutputTooLargeAtTheOtherEvents(t *testing.T) {
 	var rec recorder
-	flood := claudeScript(t, "flood.sh", "17000000", "2")
+	flood := claudeScript(t, "flood.sh", "17000000", "0")
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
 		"SessionStart":     {ccGroup("", flood)},
 		"UserPromptSubmit": {ccGroup("", flood)},

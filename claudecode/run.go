@@ -22,7 +22,12 @@ import (
 // (see docs/claudecode.md, per event).
 const (
 	maxOutput = 16 << 20 // bytes of stdout read
-	maxReason = 16 << 10 // bytes of a reason the model or a person reads; past it, cut with a marker
+	// maxDrained is how much stdout a handler may print in all: past
+	// maxOutput it is read and dropped so that the handler ends by itself
+	// and its exit status decides (exit 2 blocks whatever it printed);
+	// past maxDrained it is killed, its decision unknown.
+	maxDrained = 4 * maxOutput
+	maxReason  = 16 << 10 // bytes of a reason the model or a person reads; past it, cut with a marker
 	// stderrKept is how much of stderr internal/proc keeps (its last
 	// bytes): an exit 2 reason that long was likely cut at its start.
 	stderrKept = 2 << 10
@@ -115,31 +120,62 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 		base = c
 	}
 	env := append(withoutKey(environ(c.Env), "CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR="+cwd)
-	out, err := proc.Run(base, proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
-		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput})
+	out, err := proc.Exec(base, proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
+		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput, DrainOut: maxDrained})
 	if cerr := base.Err(); cerr != nil {
 		return result{}, cerr
 	}
+	return h.decide(out, err), nil
+}
+
+// decide turns a handler's end into its result. Exit 2 blocks whatever
+// stdout held, also past maxOutput (the command drained it to its end):
+// the reason is stderr, else stdout's "reason", else the start of stdout
+// when it was too large to parse, cut with a marker. Any other end past
+// maxOutput is a decision that cannot be read.
+func (h *handler) decide(out proc.Output, err error) result {
 	var exit *exec.ExitError
 	switch {
-	case errors.As(err, &exit) && exit.ExitCode() == 2: // whatever stdout held
-		r := h.parse(out)
+	case errors.As(err, &exit) && exit.ExitCode() == 2:
+		r := result{}
+		if !out.Overflow {
+			r = h.parse(out.Stdout)
+		}
 		r.text, r.blocked = "", true
-		r.reason = stderrReason(err, exit)
+		r.reason = stderrReason(out.Stderr)
 		if r.reason == "" && r.out != nil {
 			r.reason = r.out.Reason
+		}
+		if r.reason == "" && out.Overflow {
+			r.reason = cutPrinted(out)
 		}
 		if r.reason == "" {
 			r.reason = "blocked by Claude Code hook " + h.where
 		}
 		r.reason = cut(r.reason)
-		return r, nil
-	case errors.Is(err, proc.ErrOutputTooLarge):
-		return result{err: h.fail(fmt.Errorf("its output cannot be read: %w", err)), tooMuch: true}, nil
+		return r
+	case errors.Is(err, proc.ErrOutputTooLarge), err == nil && out.Overflow:
+		if err == nil {
+			err = fmt.Errorf("%w: %d bytes on stdout, more than the %d read", proc.ErrOutputTooLarge, out.Written, maxOutput)
+		}
+		return result{err: h.fail(fmt.Errorf("its output cannot be read: %w", err)), tooMuch: true}
 	case err == nil:
-		return h.parse(out), nil
+		return h.parse(out.Stdout)
 	}
-	return result{err: h.fail(err)}, nil
+	return result{err: h.fail(err)}
+}
+
+// cutPrinted is the start of a stdout too large to read, at most
+// maxReason bytes of it, with how much was printed.
+func cutPrinted(out proc.Output) string {
+	s := strings.TrimSpace(string(out.Stdout[:min(len(out.Stdout), maxReason-64)])) // room for the marker
+	for len(s) > 0 && !utf8.ValidString(s) {
+		s = s[:len(s)-1] // the cut may fall inside a character
+	}
+	if s == "" {
+		return ""
+	}
+	return s + fmt.Sprintf(" […cut: %d bytes in all]", out.Written)
 }
 
 // parse reads stdout (parseStdout), its notes naming the handler.
@@ -151,12 +187,11 @@ func (h *handler) parse(out []byte) result {
 	return r
 }
 
-// stderrReason is the stderr internal/proc kept of an exit, marked when it
-// was likely cut.
-func stderrReason(err error, exit *exec.ExitError) string {
-	reason := strings.TrimPrefix(err.Error(), exit.Error())
-	reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reason), ":"))
-	if len(reason) >= stderrKept-8 {
+// stderrReason is the stderr internal/proc kept of an exit (its last
+// stderrKept bytes), marked when it was likely cut.
+func stderrReason(stderr []byte) string {
+	reason := strings.TrimSpace(string(stderr))
+	if len(stderr) >= stderrKept {
 		for len(reason) > 0 && !utf8.RuneStart(reason[0]) {
 			reason = reason[1:] // the cut may fall inside a character
 		}

@@ -88,8 +88,10 @@ func (s *set) claudeName(host string) string {
 }
 
 // userTurn reports whether req is a user's turn: its last message is the
-// user's, and it is not the request that carries this set's Stop
-// continuation (st is the running hook's state, ContinuedAt kept current).
+// user's, and it is not a request that carries a continuation: the run's
+// (c.Continuations), or this set's Stop's (st is the running hook's
+// state, ContinuedAt kept current), which a snapshot keeps. Once
+// Run.Snapshot carries the run's streak, the set's note can go.
 func userTurn(c *hooks.Context, req hooks.ModelRequest, st runState) (string, bool) {
 	if len(req.Messages) == 0 {
 		return "", false
@@ -98,8 +100,11 @@ func userTurn(c *hooks.Context, req hooks.ModelRequest, st runState) (string, bo
 	if last.Role != "user" {
 		return "", false
 	}
-	if st.ContinuedAt != nil && *st.ContinuedAt == c.ModelCalls() {
+	if c.Continuations() > 0 { // any hook's continuation, of any set
 		return "", false
+	}
+	if st.ContinuedAt != nil && *st.ContinuedAt == c.ModelCalls() {
+		return "", false // this set's, when a snapshot lost the run's streak
 	}
 	return last.Text, true
 }

@@ -116,3 +116,46 @@ func TestTwoSettingsSetsKeepTheStopBound(t *testing.T) {
 		assert.Len(t, rec.diagnostics(), sets, "each set says it let the reply stand")
 	}
 }
+
+// Two settings sets whose Stop handlers take turns blocking (each lets
+// the run stop every other time, so neither set's own count ever grows
+// past one) are bound by the run's streak: the run is sent on at most the
+// bound times in a row, and stop_hook_active is true for every reply that
+// answers a continuation, whichever set sent it.
+func TestSettingsSetsThatTakeTurnsKeepTheStopBound(t *testing.T) {
+	var rec recorder
+	host := claudeHost(t, &ccPerson{})
+	dir := t.TempDir()
+	stops := filepath.Join(dir, "stops")
+	var hs []hooks.Hook
+	for i, parity := range []string{"1", "0"} {
+		settings := claudeSettings(t, map[string][]map[string]any{"Stop": {ccGroup("",
+			claudeScript(t, "record.sh", stops),
+			claudeScript(t, "take_turns.sh", filepath.Join(dir, parity), parity))}})
+		set, err := claudecode.Hooks(settings, claudecode.NamePrefix(string(rune('a'+i))+":"))
+		require.NoError(t, err)
+		hs = append(hs, set...)
+	}
+	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
+	require.NoError(t, err)
+	run, err := chain.Start(bg, host, hooks.RunStart{})
+	require.NoError(t, err)
+	msgs := []hooks.Message{{Role: "user", Text: "go"}}
+	continued := 0
+	for range 40 {
+		_, reply := ccTurn(t, run, msgs, "done")
+		if reply.Continue == "" {
+			break
+		}
+		continued++
+		msgs = append(msgs, hooks.Message{Role: "assistant", Text: "done"}, hooks.Message{Role: "user", Text: reply.Continue})
+	}
+	run.End(bg, hooks.RunEnd{})
+	assert.Equal(t, claudecode.DefaultStopContinuations, continued)
+	require.NotEmpty(t, rec.diagnostics(), "the set whose turn it was says it let the reply stand")
+	inputs, _ := ccInputs(t, stops)
+	require.Len(t, inputs, 2*(claudecode.DefaultStopContinuations+1), "both sets' Stop ran on every reply")
+	for i, in := range inputs {
+		assert.Equal(t, i >= 2, in["stop_hook_active"], "reply %d", i/2)
+	}
+}
