@@ -45,7 +45,8 @@ type options struct {
 	prefix        string
 	diagnostics   func(hooks.Diagnostic)
 	continuations int
-	bad           error // an option given a value it cannot take
+	transcriptDir string // "": a temporary directory per run
+	bad           error  // an option given a value it cannot take
 }
 
 type optionFunc func(*options)
@@ -158,8 +159,14 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {
-			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s})
+			for _, hd := range hs {
+				hd.set = s
+			}
+			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
 		}
+	}
+	if len(out) > 0 {
+		out[len(out)-1].(*hook).last = true
 	}
 	return out, nil
 }
@@ -186,6 +193,12 @@ type hook struct {
 	point    hooks.Point
 	handlers []*handler
 	set      *set
+	// first and last: the set's first and last hook in list order. The
+	// first keeps the run's transcript current at the before-points and
+	// removes it after the others' AfterRun (reverse list order); the
+	// last adds the model's reply and the tools' results, before the
+	// other hooks of the set run at those after-points.
+	first, last bool
 }
 
 // Name is "<prefix><event>".
@@ -202,17 +215,20 @@ func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
 // event asked for, Stop's and UserPromptSubmit's view of the user's
 // turn); for UserPromptSubmit beside a Stop, AfterModelResponse, where it
 // learns that the Stop sent the run on (see set.notes); and AfterRun for
-// the Stop, which forgets its note there.
+// the Stop, which forgets its note there; and the points where the
+// set's first or last hook keeps the run's transcript (see hook.first).
 func (h *hook) Handles(p hooks.Point) bool {
 	switch p {
 	case h.point:
 		return true
 	case hooks.AfterRun:
-		return h.event == "Stop"
+		return h.event == "Stop" || h.first
 	case hooks.BeforeModelRequest:
-		return h.event != "SessionEnd"
+		return h.event != "SessionEnd" || h.first
 	case hooks.AfterModelResponse:
-		return h.event == "UserPromptSubmit" && h.set.hasStop
+		return h.event == "UserPromptSubmit" && h.set.hasStop || h.last
+	case hooks.AfterToolExecute:
+		return h.last
 	}
 	return false
 }

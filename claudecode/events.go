@@ -89,6 +89,9 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 // SessionStart's context, runs UserPromptSubmit handlers on a user's
 // turn, and lets Stop know that a user's turn began.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	if h.first {
+		h.set.fromRequest(c, req)
+	}
 	st := load(c)
 	if st.End != nil {
 		end := *st.End
@@ -166,6 +169,9 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 // hook of the same settings runs here after the Stop (reverse list order)
 // only to keep, in its own run state, that the Stop sent the run on.
 func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+	if h.last {
+		h.set.record(c, func(_ *transcript, b *builder) { b.assistant(resp.Text, resp.ToolCalls, "") })
+	}
 	if h.event == "UserPromptSubmit" {
 		if at, ok := h.set.notes.Load(c.RunID()); ok && at.(int) == c.ModelCalls() {
 			st := load(c)
@@ -174,7 +180,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 		}
 		return nil, nil
 	}
-	if len(resp.ToolCalls) > 0 {
+	if h.event != "Stop" || len(resp.ToolCalls) > 0 {
 		return nil, nil
 	}
 	st := load(c)
@@ -233,6 +239,9 @@ func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hoo
 // anything), with the outcome as the reason; the Stop hook forgets the
 // note it left for UserPromptSubmit.
 func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
+	if h.first {
+		defer h.set.forget(c)
+	}
 	if h.event != "SessionEnd" {
 		h.set.notes.Delete(c.RunID())
 		return nil

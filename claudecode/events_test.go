@@ -46,7 +46,10 @@ func TestInputOnStdin(t *testing.T) {
 	require.NoError(t, err)
 	inputs, env := ccInputs(t, log)
 	require.Len(t, inputs, 1)
-	assert.Equal(t, map[string]any{"session_id": "sess-1", "transcript_path": "", "cwd": host.Workdir,
+	assert.FileExists(t, inputs[0]["transcript_path"].(string))
+	assert.Equal(t, "sess-1.jsonl", filepath.Base(inputs[0]["transcript_path"].(string)))
+	delete(inputs[0], "transcript_path")
+	assert.Equal(t, map[string]any{"session_id": "sess-1", "cwd": host.Workdir,
 		"hook_event_name": "PreToolUse", "permission_mode": "default", "tool_name": "Bash",
 		"tool_input": map[string]any{"command": "ls && pwd"}, "tool_use_id": "call-1"}, inputs[0])
 	assert.Equal(t, []string{"CLAUDE_PROJECT_DIR=" + host.Workdir, "PWD=" + host.Workdir}, env)

@@ -111,6 +111,7 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 		cwd, _ = os.Getwd()
 	}
 	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
+	in.TranscriptPath = h.set.path(c)
 	stdin, err := encodeJSON(in)
 	if err != nil {
 		return result{err: h.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err))}, nil

@@ -22,6 +22,7 @@ type handler struct {
 	argv       []string
 	timeout    time.Duration
 	failClosed bool
+	set        *set
 }
 
 // groupConfig is one matcher group of an event, as written.

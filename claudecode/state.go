@@ -20,6 +20,10 @@ type set struct {
 	// list order) and keeps it in its own state. Each run has at most one
 	// entry, dropped by the Stop at AfterRun.
 	notes sync.Map
+	// transcripts holds each run's transcript (*transcript), by run id,
+	// from its first use to the run's end. It is made again from the
+	// next request's messages after a snapshot is restored.
+	transcripts sync.Map
 }
 
 // runState is a hook's per-run state, kept by the chain as the hook's

@@ -130,7 +130,10 @@ func (r *result) permission(where string) (decision, reason string) {
 // run at the next model request. A handler whose output is too large to
 // read withholds the result: it may have been there to redact it.
 func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
-	if res.IsError != (h.event == "PostToolUseFailure") {
+	if h.last {
+		h.set.record(c, func(_ *transcript, b *builder) { b.toolResult(call.ID, res.Text, res.IsError, "") })
+	}
+	if h.event != "PostToolUse" && h.event != "PostToolUseFailure" || res.IsError != (h.event == "PostToolUseFailure") {
 		return nil, nil
 	}
 	name, changed := h.set.claudeName(call.Name), false
