@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -92,34 +93,48 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 	if h.first {
 		h.set.fromRequest(c, req)
 	}
+	h.set.mu.Lock()
 	st := load(c)
+	pending := st.Pending
+	st.Pending = ""
+	save(c, st)
+	h.set.mu.Unlock()
 	if st.End != nil {
-		end := *st.End
-		st.End = nil
-		save(c, st)
-		return &hooks.ModelRequestPatch{End: &hooks.End{Output: end}}, nil
+		h.set.update(c, func(st *runState) { st.End = nil })
+		return &hooks.ModelRequestPatch{End: &hooks.End{Output: *st.End}}, nil
 	}
+	orig := req.System
+	req.System = joinSystem(req.System, pending)
+	system := req.System
+	var patch *hooks.ModelRequestPatch
 	switch h.event {
 	case "SessionStart":
 		if st.Context != "" {
-			system := joinSystem(req.System, st.Context)
-			return &hooks.ModelRequestPatch{System: &system}, nil
+			system = joinSystem(req.System, st.Context)
 		}
 	case "UserPromptSubmit":
 		if prompt, ok := userTurn(c, req, st); ok {
-			return h.userPrompt(c, req, prompt)
+			var err error
+			if patch, err = h.userPrompt(c, req, prompt); err != nil || patch != nil {
+				return patch, err
+			}
 		}
 	case "Stop":
 		if _, ok := userTurn(c, req, st); ok && (st.StopActive || st.Continuations > 0) {
-			st.StopActive, st.Continuations = false, 0
-			save(c, st)
+			h.set.update(c, func(st *runState) { st.StopActive, st.Continuations = false, 0 })
 		}
 	}
-	return nil, nil
+	if system == orig {
+		return nil, nil
+	}
+	return &hooks.ModelRequestPatch{System: &system}, nil
 }
 
 // joinSystem adds text to a system prompt, after a blank line.
 func joinSystem(system, text string) string {
+	if text == "" {
+		return system
+	}
 	if system == "" {
 		return text
 	}
@@ -132,6 +147,7 @@ func joinSystem(system, text string) string {
 // there to check was not checked.
 func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt string) (*hooks.ModelRequestPatch, error) {
 	var added []string
+	suppress := ""
 	for _, hd := range h.handlers {
 		r, err := hd.run(c, input{HookEventName: h.event, Prompt: &prompt})
 		if err != nil {
@@ -155,12 +171,30 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 		if text := r.context(); text != "" {
 			added = append(added, text)
 		}
+		if r.out != nil && r.out.HookSpecificOutput.SuppressOriginalPrompt && suppress == "" {
+			suppress = hd.where
+		}
+	}
+	if suppress != "" {
+		return suppressPrompt(req, suppress, added), nil
 	}
 	if len(added) == 0 {
 		return nil, nil
 	}
 	system := joinSystem(req.System, strings.Join(added, "\n\n"))
 	return &hooks.ModelRequestPatch{System: &system}, nil
+}
+
+// suppressPrompt is the request without the user's prompt
+// (suppressOriginalPrompt): what the handlers added takes its place as
+// the user's message; with nothing added, no model call is made.
+func suppressPrompt(req hooks.ModelRequest, where string, added []string) *hooks.ModelRequestPatch {
+	if len(added) == 0 {
+		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + where + " suppressed it."}}
+	}
+	msgs := slices.Clone(req.Messages)
+	msgs[len(msgs)-1] = hooks.Message{Role: "user", Text: strings.Join(added, "\n\n")}
+	return &hooks.ModelRequestPatch{Messages: msgs}
 }
 
 // AfterModelResponse runs Stop handlers on a reply without tool calls: a
@@ -188,7 +222,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	// a continuation, whichever hook sent the run on (c.Continuations);
 	// the set's own note keeps it across a snapshot taken in between.
 	active, text := st.StopActive || c.Continuations() > 0, resp.Text
-	var reasons []string
+	var reasons, added []string
 	for _, hd := range h.handlers {
 		r, err := hd.run(c, input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text})
 		if err != nil {
@@ -203,8 +237,15 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 		if reason, block := r.blocks(hd.where); block {
 			reasons = append(reasons, reason)
 		}
+		if r.out != nil && r.out.HookSpecificOutput.AdditionalContext != "" {
+			added = append(added, cut(r.out.HookSpecificOutput.AdditionalContext))
+		}
 	}
-	return h.stopOutcome(c, st, reasons), nil
+	patch := h.stopOutcome(c, st, reasons, added)
+	if patch == nil {
+		h.set.addPending(c, strings.Join(added, "\n\n"))
+	}
+	return patch, nil
 }
 
 // stopOutcome sends the run on with the Stop handlers' reasons, unless
@@ -213,7 +254,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 // any other hook that continues, counts the same one, so sets that take
 // turns blocking cannot loop a run), or this set's own count when that is
 // larger (it survives a snapshot taken between two steps).
-func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hooks.ModelResponsePatch {
+func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons, added []string) *hooks.ModelResponsePatch {
 	streak := max(c.Continuations(), st.Continuations)
 	if len(reasons) == 0 || streak >= h.set.opts.continuations {
 		if len(reasons) > 0 {
@@ -227,6 +268,9 @@ func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hoo
 		return nil
 	}
 	next := strings.Join(reasons, "\n")
+	if len(added) > 0 {
+		next += "\n\n" + strings.Join(added, "\n\n")
+	}
 	calls := c.ModelCalls()
 	st.StopActive, st.ContinuedAt = true, &calls
 	st.Continuations = streak + 1

@@ -27,6 +27,7 @@ type specific struct {
 	AdditionalContext        string
 	UpdatedToolOutput        json.RawMessage
 	UpdatedMCPToolOutput     json.RawMessage
+	SuppressOriginalPrompt   bool
 }
 
 // rawOutput and rawSpecific take each key as written, so that a value of
@@ -52,13 +53,14 @@ type rawSpecific struct {
 	AdditionalContext        json.RawMessage `json:"additionalContext"`
 	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
 	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
+	SuppressOriginalPrompt   json.RawMessage `json:"suppressOriginalPrompt"`
 }
 
 // The keys of each object, for a misspelt key's did-you-mean.
 var (
 	outputKeys   = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
 	specificKeys = []string{"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput",
-		"additionalContext", "updatedToolOutput", "updatedMCPToolOutput"}
+		"additionalContext", "updatedToolOutput", "updatedMCPToolOutput", "suppressOriginalPrompt"}
 )
 
 // parseStdout reads exit 0's stdout: a decision when it starts with "{"
@@ -93,6 +95,7 @@ func parseStdout(out []byte) result {
 			field(&d, spec.PermissionDecisionReason, "hookSpecificOutput.permissionDecisionReason", &s.PermissionDecisionReason)
 			field(&d, spec.UpdatedInput, "hookSpecificOutput.updatedInput", &s.UpdatedInput)
 			field(&d, spec.AdditionalContext, "hookSpecificOutput.additionalContext", &s.AdditionalContext)
+			field(&d, spec.SuppressOriginalPrompt, "hookSpecificOutput.suppressOriginalPrompt", &s.SuppressOriginalPrompt)
 			s.UpdatedToolOutput, s.UpdatedMCPToolOutput = spec.UpdatedToolOutput, spec.UpdatedMCPToolOutput
 		}
 	}

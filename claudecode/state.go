@@ -24,6 +24,26 @@ type set struct {
 	// from its first use to the run's end. It is made again from the
 	// next request's messages after a snapshot is restored.
 	transcripts sync.Map
+	// mu serialises a read-modify-write of a hook's run state by parallel
+	// tool calls, which would otherwise lose one of two updates.
+	mu sync.Mutex
+}
+
+// update applies fn to the running hook's run state, saved after.
+func (s *set) update(c *hooks.Context, fn func(*runState)) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	st := load(c)
+	fn(&st)
+	save(c, st)
+}
+
+// addPending keeps text for the System of the next model request.
+func (s *set) addPending(c *hooks.Context, text string) {
+	if text == "" {
+		return
+	}
+	s.update(c, func(st *runState) { st.Pending = joinSystem(st.Pending, text) })
 }
 
 // runState is a hook's per-run state, kept by the chain as the hook's
@@ -32,6 +52,11 @@ type set struct {
 type runState struct {
 	// Context is what SessionStart handlers add to every request's System.
 	Context string `json:"context,omitempty"`
+	// Pending is the additionalContext of PreToolUse handlers, and of
+	// Stop handlers that did not send the run on, for the System of the
+	// next model request only (Claude Code adds it to the model's context
+	// next time it is called).
+	Pending string `json:"pending,omitempty"`
 	// End is an end a handler asked for ("continue": false) from an event
 	// that cannot end the run itself, taken at the next model request.
 	End *string `json:"end,omitempty"`

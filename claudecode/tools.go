@@ -31,7 +31,8 @@ func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	name := h.set.claudeName(call.Name)
 	args, rewritten := call.Arguments, false
-	var asks []string
+	var asks, added []string
+	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
 	for _, hd := range h.handlers {
 		if !hd.matcher.matches(name, call.Name) {
 			continue
@@ -48,6 +49,9 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		}
 		if !h.settle(c, &r) {
 			continue
+		}
+		if r.out != nil && r.out.HookSpecificOutput.AdditionalContext != "" {
+			added = append(added, cut(r.out.HookSpecificOutput.AdditionalContext))
 		}
 		if reason, stop := r.stops(hd.where); stop {
 			h.askEnd(c, reason)
@@ -80,9 +84,7 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 // hook's run state, for its next BeforeModelRequest: a snapshot between
 // the two carries it.
 func (h *hook) askEnd(c *hooks.Context, reason string) {
-	st := load(c)
-	st.End = &reason
-	save(c, st)
+	h.set.update(c, func(st *runState) { st.End = &reason })
 }
 
 // permission reads a PreToolUse decision: "deny", "ask", or "" (allow or
