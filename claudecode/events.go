@@ -62,10 +62,15 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 	st := load(c)
 	var added []string
 	for _, hd := range h.handlers {
-		if !hd.matcher.matches(source) {
+		if !h.takes(c, hd, nil, source) {
 			continue
 		}
-		r, err := hd.run(c, input{HookEventName: h.event, Source: source})
+		in := input{HookEventName: h.event, Source: source}
+		if hd.async {
+			h.spawn(c, hd, in)
+			continue
+		}
+		r, err := hd.run(c, in)
 		if err != nil {
 			return nil, err
 		}
@@ -93,9 +98,13 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 	if h.first {
 		h.set.fromRequest(c, req)
 	}
+	var async string
+	if h.first {
+		async = h.set.drain(c)
+	}
 	h.set.mu.Lock()
 	st := load(c)
-	pending := st.Pending
+	pending := joinSystem(st.Pending, async)
 	st.Pending = ""
 	save(c, st)
 	h.set.mu.Unlock()
@@ -149,7 +158,15 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 	var added []string
 	suppress := ""
 	for _, hd := range h.handlers {
-		r, err := hd.run(c, input{HookEventName: h.event, Prompt: &prompt})
+		if !h.takes(c, hd, nil) {
+			continue
+		}
+		in := input{HookEventName: h.event, Prompt: &prompt}
+		if hd.async {
+			h.spawn(c, hd, in)
+			continue
+		}
+		r, err := hd.run(c, in)
 		if err != nil {
 			return nil, err
 		}
@@ -224,7 +241,15 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	active, text := st.StopActive || c.Continuations() > 0, resp.Text
 	var reasons, added []string
 	for _, hd := range h.handlers {
-		r, err := hd.run(c, input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text})
+		if !h.takes(c, hd, nil) {
+			continue
+		}
+		in := input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text}
+		if hd.async {
+			h.spawn(c, hd, in)
+			continue
+		}
+		r, err := hd.run(c, in)
 		if err != nil {
 			return nil, err
 		}
@@ -285,6 +310,7 @@ func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons, added []strin
 func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 	if h.first {
 		defer h.set.forget(c)
+		defer h.set.endBackground(c)
 	}
 	if h.event != "SessionEnd" {
 		h.set.notes.Delete(c.RunID())
@@ -295,7 +321,7 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 	errs := make([]error, len(h.handlers))
 	var wg sync.WaitGroup
 	for i, hd := range h.handlers {
-		if hd.matcher.matches(reason) {
+		if h.takes(c, hd, nil, reason) { // async or not: they run at once, and the run waits for them
 			wg.Go(func() { results[i], errs[i] = hd.run(c, input{HookEventName: h.event, Reason: reason}) })
 		}
 	}

@@ -106,6 +106,24 @@ func (h *handler) fail(err error) *failure {
 // run runs h with in on stdin. A cancellation of c is returned as the
 // error; every other failure is in the result.
 func (h *handler) run(c *hooks.Context, in input) (result, error) {
+	cmd, err := h.command(c, in)
+	if err != nil {
+		return result{err: h.fail(err)}, nil
+	}
+	base := c.Context // the host's context: the handler must see its cancellation
+	if base == nil {
+		base = c
+	}
+	out, err := proc.Exec(base, cmd)
+	if cerr := base.Err(); cerr != nil {
+		return result{}, cerr
+	}
+	return h.decide(out, err), nil
+}
+
+// command is the process that runs h with in on stdin, in the run's
+// workdir and environment; its transcript is written first.
+func (h *handler) command(c *hooks.Context, in input) (proc.Command, error) {
 	cwd := c.Workdir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -114,19 +132,11 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 	in.TranscriptPath = h.set.path(c)
 	stdin, err := encodeJSON(in)
 	if err != nil {
-		return result{err: h.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err))}, nil
-	}
-	base := c.Context // the host's context: the handler must see its cancellation
-	if base == nil {
-		base = c
+		return proc.Command{}, fmt.Errorf("the input cannot be sent as JSON: %w", err)
 	}
 	env := append(withoutKey(environ(c.Env), "CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR="+cwd)
-	out, err := proc.Exec(base, proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
-		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput, DrainOut: maxDrained})
-	if cerr := base.Err(); cerr != nil {
-		return result{}, cerr
-	}
-	return h.decide(out, err), nil
+	return proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
+		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput, DrainOut: maxDrained}, nil
 }
 
 // decide turns a handler's end into its result. Exit 2 blocks whatever

@@ -23,6 +23,9 @@ type handler struct {
 	timeout    time.Duration
 	failClosed bool
 	set        *set
+	rule       *rule // "if": nil for every call the matcher takes
+	once       bool  // runs at most once per run
+	async      bool  // runs in the background (see async.go)
 }
 
 // groupConfig is one matcher group of an event, as written.
@@ -31,9 +34,8 @@ type groupConfig struct {
 	Hooks   []json.RawMessage `json:"hooks"`
 }
 
-// handlerConfig is one handler, as written. statusMessage, once and async
-// are read so that they are known keys; this library does not act on
-// them (see docs/claudecode.md).
+// handlerConfig is one handler, as written. statusMessage is read so that
+// it is a known key; there is no spinner here to show it.
 type handlerConfig struct {
 	Type          *string         `json:"type"`
 	Command       *string         `json:"command"`
@@ -224,10 +226,10 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
 	}
 	l.unknownKeys(path, unknown, handlerKeys)
-	if cfg.If != nil {
-		l.skip(path, "\"if\" %q is not read by this library: the handler runs for every call its matcher takes", *cfg.If)
-	}
 	h := &handler{event: event, where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed}
+	if err := l.fields(h, path, &cfg); err != nil {
+		return nil, err
+	}
 	if cfg.Timeout != nil {
 		h.timeout = time.Duration(*cfg.Timeout * float64(time.Second))
 	}
@@ -238,6 +240,35 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	}
 	return h, nil
 }
+
+// fields reads a handler's "if", "once" and "async".
+func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  *bool
+	}{{"once", cfg.Once, &h.once}, {"async", cfg.Async, &h.async}} {
+		if len(f.raw) > 0 && json.Unmarshal(f.raw, f.dst) != nil {
+			return &settingsError{path: path + "." + f.name, msg: fmt.Sprintf("must be true or false, not %s", f.raw)}
+		}
+	}
+	if cfg.If == nil {
+		return nil
+	}
+	if !toolEvents[h.event] {
+		l.skip(path, "\"if\" %q is read on tool events only (as Claude Code reads it): ignored on %s", *cfg.If, h.event)
+		return nil
+	}
+	r, err := parseRule(*cfg.If)
+	if err != nil {
+		return &settingsError{path: path + ".if", msg: err.Error()}
+	}
+	h.rule = &r
+	return nil
+}
+
+// toolEvents are the events of a tool call, where "if" applies.
+var toolEvents = map[string]bool{"PreToolUse": true, "PostToolUse": true, "PostToolUseFailure": true, "PermissionRequest": true}
 
 // cause is ": <err>" for a decoding error worth showing, else "".
 func cause(err error) string {

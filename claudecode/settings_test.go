@@ -72,10 +72,11 @@ func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 		"PreToolUse":[{"matcher":"Bash","hooks":[
 			{"type":"prompt","prompt":"Is this safe? $ARGUMENTS"},
 			{"type":"http","url":"http://localhost:1/hook"},
-			{"type":"command","command":"true","if":"Bash(git *)","statusMessage":"checking","async":false}]}]}}`
+			{"type":"command","command":"true","if":"Bash(git *)","statusMessage":"checking","async":false}]}],
+		"Stop":[{"hooks":[{"type":"command","command":"true","if":"Bash(git *)"}]}]}}`
 	hs, err := claudecode.Hooks([]byte(settings), claudecode.Diagnostics(rec.diagnose))
 	require.NoError(t, err)
-	assert.Equal(t, []string{"claude:PreToolUse"}, ccNames(hs))
+	assert.Equal(t, []string{"claude:PreToolUse", "claude:Stop"}, ccNames(hs))
 	var got []string
 	for _, d := range rec.diagnostics() {
 		got = append(got, d.String())
@@ -84,7 +85,7 @@ func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 	assert.Contains(t, got[0], "hooks.Notification: event not run by this library, skipped")
 	assert.Contains(t, got[1], `hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped`)
 	assert.Contains(t, got[2], `hooks.PreToolUse[0].hooks[1]: handler type "http"`)
-	assert.Contains(t, got[3], `hooks.PreToolUse[0].hooks[2]: "if" "Bash(git *)" is not read`)
+	assert.Contains(t, got[3], `hooks.Stop[0].hooks[0]: "if" "Bash(git *)" is read on tool events only (as Claude Code reads it): ignored on Stop`)
 }
 
 // A name prefix keeps the hooks of two settings files apart in one chain;

@@ -24,6 +24,9 @@ type set struct {
 	// from its first use to the run's end. It is made again from the
 	// next request's messages after a snapshot is restored.
 	transcripts sync.Map
+	// asyncs holds each run's async handlers (*background), by run id,
+	// from the first to the run's end.
+	asyncs sync.Map
 	// mu serialises a read-modify-write of a hook's run state by parallel
 	// tool calls, which would otherwise lose one of two updates.
 	mu sync.Mutex
@@ -57,6 +60,8 @@ type runState struct {
 	// next model request only (Claude Code adds it to the model's context
 	// next time it is called).
 	Pending string `json:"pending,omitempty"`
+	// Fired lists the "once" handlers that ran in this run, one a line.
+	Fired string `json:"fired,omitempty"`
 	// End is an end a handler asked for ("continue": false) from an event
 	// that cannot end the run itself, taken at the next model request.
 	End *string `json:"end,omitempty"`

@@ -34,12 +34,15 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 	var asks, added []string
 	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
 	for _, hd := range h.handlers {
-		if !hd.matcher.matches(name, call.Name) {
+		if !h.takes(c, hd, args, name, call.Name) {
 			continue
 		}
 		var r result
 		if in, err := h.toolInput(call, args); err != nil {
 			r.err = hd.fail(err)
+		} else if hd.async {
+			h.spawn(c, hd, in)
+			continue
 		} else if r, err = hd.run(c, in); err != nil {
 			return nil, err
 		}
@@ -140,7 +143,7 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 	}
 	name, changed := h.set.claudeName(call.Name), false
 	for _, hd := range h.handlers {
-		if !hd.matcher.matches(name, call.Name) {
+		if !h.takes(c, hd, call.Arguments, name, call.Name) {
 			continue
 		}
 		in, err := h.toolInput(call, call.Arguments)
@@ -154,6 +157,10 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 		}
 		if res.IsError {
 			in.Error = &res.Text
+		}
+		if hd.async {
+			h.spawn(c, hd, in)
+			continue
 		}
 		r, err := hd.run(c, in)
 		if err != nil {

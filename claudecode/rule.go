@@ -1,0 +1,161 @@
+package claudecode
+
+import (
+	"fmt"
+	"net/url"
+	"os"
+	"path"
+	"path/filepath"
+	"regexp"
+	"strings"
+)
+
+// rule is a handler's "if": one Claude Code permission rule, "Tool" or
+// "Tool(specifier)", that narrows which tool calls the handler sees.
+// The specifier is read as Claude Code reads it for that tool:
+//   - Bash: a pattern of the whole command where "*" stands for any text
+//     ("git *", "npm run test *"); the older "prefix:*" is a prefix.
+//   - Read, Edit, Write, MultiEdit, NotebookEdit, Glob, Grep: a
+//     gitignore-style path pattern ("src/**", "*.env", "/docs/**" from the
+//     project directory, "//etc/**" absolute, "~/x" from the home
+//     directory; "**" crosses directories, "*" does not).
+//   - WebFetch: "domain:example.com".
+//   - any other tool: a pattern, as for Bash, of its first string
+//     argument among command, file_path, path, url, pattern.
+type rule struct {
+	tool string
+	spec string // "" for the whole tool
+}
+
+// pathTools are the tools whose specifier is a path pattern, with the
+// argument that holds the path.
+var pathTools = map[string]string{"Read": "file_path", "Edit": "file_path", "Write": "file_path",
+	"MultiEdit": "file_path", "NotebookEdit": "notebook_path", "Glob": "path", "Grep": "path"}
+
+// parseRule reads an "if" value.
+func parseRule(s string) (rule, error) {
+	s = strings.TrimSpace(s)
+	open := strings.IndexByte(s, '(')
+	if open < 0 {
+		if s == "" || strings.ContainsAny(s, ")* ") {
+			return rule{}, fmt.Errorf("%q is not a permission rule (\"Bash(git *)\", \"Edit(src/**)\", \"Read\")", s)
+		}
+		return rule{tool: s}, nil
+	}
+	if !strings.HasSuffix(s, ")") || open == 0 {
+		return rule{}, fmt.Errorf("%q is not a permission rule: it must read Tool(specifier), as \"Bash(git *)\"", s)
+	}
+	r := rule{tool: s[:open], spec: s[open+1 : len(s)-1]}
+	if r.spec == "*" {
+		r.spec = ""
+	}
+	return r, nil
+}
+
+// matches reports whether a call of the Claude tool name with args is one
+// the rule names; cwd is the project directory, for relative paths.
+func (r rule) matches(name string, args map[string]any, cwd string) bool {
+	if r.tool != name {
+		return false
+	}
+	if r.spec == "" {
+		return true
+	}
+	str := func(key string) string { s, _ := args[key].(string); return s }
+	switch {
+	case name == "Bash":
+		return commandMatches(r.spec, str("command"))
+	case pathTools[name] != "":
+		p := str(pathTools[name])
+		if p == "" && (name == "Glob" || name == "Grep") {
+			p = cwd
+		}
+		return pathMatches(r.spec, p, cwd)
+	case name == "WebFetch" && strings.HasPrefix(r.spec, "domain:"):
+		u, err := url.Parse(str("url"))
+		return err == nil && strings.EqualFold(u.Hostname(), strings.TrimPrefix(r.spec, "domain:"))
+	}
+	for _, key := range []string{"command", "file_path", "path", "url", "pattern"} {
+		if s := str(key); s != "" {
+			return commandMatches(r.spec, s)
+		}
+	}
+	return false
+}
+
+// commandMatches matches a Bash specifier: "prefix:*" is a prefix, any
+// other "*" stands for any text, and the rest is exact.
+func commandMatches(spec, command string) bool {
+	command = strings.TrimSpace(command)
+	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
+		return command == prefix || strings.HasPrefix(command, prefix+" ") || strings.HasPrefix(command, prefix)
+	}
+	return wildcard(spec, command, false)
+}
+
+// pathMatches matches a path pattern against p, both made absolute.
+func pathMatches(spec, p, cwd string) bool {
+	if p == "" {
+		return false
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(cwd, p)
+	}
+	p = filepath.ToSlash(filepath.Clean(p))
+	switch {
+	case strings.HasPrefix(spec, "//"):
+		spec = spec[1:]
+	case strings.HasPrefix(spec, "~/"):
+		home, err := os.UserHomeDir()
+		if err != nil {
+			return false
+		}
+		spec = filepath.ToSlash(home) + spec[1:]
+	case strings.HasPrefix(spec, "/"):
+		spec = filepath.ToSlash(cwd) + spec
+	case !strings.Contains(spec, "/"):
+		spec = "**/" + spec // gitignore: a name alone matches at any depth
+		spec = filepath.ToSlash(cwd) + "/" + spec
+	default:
+		spec = filepath.ToSlash(cwd) + "/" + spec
+	}
+	if strings.HasSuffix(spec, "/") {
+		spec += "**"
+	}
+	return wildcard(path.Clean(spec), p, true)
+}
+
+// wildcard matches s against pattern, where "*" stands for any text (in
+// paths, any text within one segment) and, in paths, "**" for any number
+// of segments. It runs as a Go regular expression: linear in s, whatever
+// the pattern, as a model-chosen command must not hold a call.
+func wildcard(pattern, s string, paths bool) bool {
+	var b strings.Builder
+	b.WriteString("(?s)^")
+	for len(pattern) > 0 {
+		switch {
+		case paths && strings.HasPrefix(pattern, "**/"):
+			b.WriteString("(?:.*/)?")
+			pattern = pattern[3:]
+		case paths && strings.HasPrefix(pattern, "**"):
+			b.WriteString(".*")
+			pattern = pattern[2:]
+		case pattern[0] == '*' && paths:
+			b.WriteString("[^/]*")
+			pattern = pattern[1:]
+		case pattern[0] == '*':
+			b.WriteString(".*")
+			pattern = pattern[1:]
+		default:
+			n := strings.IndexByte(pattern, '*')
+			if n < 0 {
+				n = len(pattern)
+			}
+			b.WriteString(regexp.QuoteMeta(pattern[:n]))
+			pattern = pattern[n:]
+		}
+	}
+	b.WriteString("$")
+	re, err := regexp.Compile(b.String())
+	return err == nil && re.MatchString(s)
+}
