@@ -12,9 +12,11 @@ import (
 
 // takes reports whether hd runs for this event: its matcher takes one of
 // subjects (nil: the event has no matcher), its "if" rule takes the tool
-// call (tool events; args nil elsewhere), and, for a "once" handler, it
-// has not run in this run yet, which taking it now records.
-func (h *hook) takes(c *hooks.Context, hd *handler, args map[string]any, subjects ...string) bool {
+// call (tool events; args nil elsewhere), the same handler has not run
+// for this event already (inv names the event's occurrence; see
+// set.firstOf), and, for a "once" handler, it has not run in this run
+// yet, which taking it now records.
+func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]any, subjects ...string) bool {
 	if subjects != nil && !hd.matcher.matches(subjects...) {
 		return false
 	}
@@ -26,6 +28,9 @@ func (h *hook) takes(c *hooks.Context, hd *handler, args map[string]any, subject
 		if !hd.rule.matches(subjects[0], args, cwd) {
 			return false
 		}
+	}
+	if !h.set.firstOf(c, h.event+"\x00"+inv+"\x00"+hd.key()) {
+		return false
 	}
 	if !hd.once {
 		return true

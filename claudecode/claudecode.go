@@ -221,6 +221,8 @@ func (h *hook) Handles(p hooks.Point) bool {
 	switch p {
 	case h.point:
 		return true
+	case hooks.BeforeRun:
+		return h.first // joins the run's record of handlers run (see runs)
 	case hooks.AfterRun:
 		return h.event == "Stop" || h.first
 	case hooks.BeforeModelRequest:

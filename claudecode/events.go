@@ -55,6 +55,12 @@ func (r *result) blocks(where string) (string, bool) {
 // BeforeRun runs SessionStart handlers: what they add (additionalContext,
 // or plain stdout) goes to the System of every model request of the run.
 func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
+	if h.first {
+		h.set.join(c)
+	}
+	if h.event != "SessionStart" {
+		return nil, nil
+	}
 	source := "startup"
 	if start.Resumed {
 		source = "resume"
@@ -62,7 +68,7 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 	st := load(c)
 	var added []string
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, nil, source) {
+		if !h.takes(c, hd, "start:"+source, nil, source) {
 			continue
 		}
 		in := input{HookEventName: h.event, Source: source}
@@ -158,7 +164,7 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 	var added []string
 	suppress := ""
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, nil) {
+		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil) {
 			continue
 		}
 		in := input{HookEventName: h.event, Prompt: &prompt}
@@ -241,7 +247,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	active, text := st.StopActive || c.Continuations() > 0, resp.Text
 	var reasons, added []string
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, nil) {
+		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil) {
 			continue
 		}
 		in := input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text}
@@ -310,6 +316,7 @@ func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons, added []strin
 func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 	if h.first {
 		defer h.set.forget(c)
+		defer h.set.leave(c)
 		defer h.set.endBackground(c)
 	}
 	if h.event != "SessionEnd" {
@@ -321,7 +328,7 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 	errs := make([]error, len(h.handlers))
 	var wg sync.WaitGroup
 	for i, hd := range h.handlers {
-		if h.takes(c, hd, nil, reason) { // async or not: they run at once, and the run waits for them
+		if h.takes(c, hd, "end", nil, reason) { // async or not: they run at once, and the run waits for them
 			wg.Go(func() { results[i], errs[i] = hd.run(c, input{HookEventName: h.event, Reason: reason}) })
 		}
 	}

@@ -139,3 +139,40 @@ func TestAsyncHandlerDoesNotOutliveTheRun(t *testing.T) {
 		assert.False(t, alive(pid), "the child %d outlived the run", pid)
 	}
 }
+
+// The same handler in two settings files (user and project, each its own
+// Hooks call in one chain) runs once per event, as Claude Code runs it;
+// a handler that differs runs in each, and a set never skips its own.
+func TestIdenticalHandlersOfTwoSetsRunOnce(t *testing.T) {
+	var rec recorder
+	dir := t.TempDir()
+	shared, own := filepath.Join(dir, "shared"), filepath.Join(dir, "own")
+	var hs []hooks.Hook
+	for _, prefix := range []string{"user:", "project:"} {
+		set, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{
+			"PreToolUse": {ccGroup("Bash", claudeScript(t, "record.sh", shared), claudeScript(t, "record.sh", own+prefix))},
+			"Stop":       {ccGroup("", claudeScript(t, "record.sh", shared))},
+		}), claudecode.NamePrefix(prefix), ccToolNames)
+		require.NoError(t, err)
+		hs = append(hs, set...)
+	}
+	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
+	require.NoError(t, err)
+	run, err := chain.Start(bg, claudeHost(t, &ccPerson{}), hooks.RunStart{})
+	require.NoError(t, err)
+	msgs, _ := loopTurn(t, &rec, run, []hooks.Message{{Role: "user", Text: "go"}}, "", ccBash("ls"), hooks.ToolCall{ID: "call-2", Name: "shell", Arguments: map[string]any{"command": "pwd"}})
+	loopTurn(t, &rec, run, msgs, "done")
+	run.End(bg, hooks.RunEnd{})
+	inputs, _ := ccInputs(t, shared)
+	var events []string
+	for _, in := range inputs {
+		events = append(events, fmt.Sprint(in["hook_event_name"], " ", in["tool_input"]))
+	}
+	assert.Equal(t, []string{"PreToolUse map[command:ls]", "PreToolUse map[command:pwd]", "Stop <nil>"}, events)
+	for _, prefix := range []string{"user:", "project:"} {
+		inputs, _ := ccInputs(t, own+prefix)
+		assert.Len(t, inputs, 2, prefix)
+	}
+	assert.Equal(t, []string{"ran:ls", "ran:pwd"}, rec.got())
+	assert.Empty(t, rec.diagnostics())
+}

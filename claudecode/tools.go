@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"encoding/json"
+	"fmt"
 	"maps"
 	"strings"
 
@@ -34,7 +35,7 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 	var asks, added []string
 	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, args, name, call.Name) {
+		if !h.takes(c, hd, callKey(c, call), args, name, call.Name) {
 			continue
 		}
 		var r result
@@ -81,6 +82,14 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		return &hooks.ToolCallPatch{Arguments: maps.Clone(args)}, nil
 	}
 	return nil, nil
+}
+
+// callKey names one tool call of a run, for deduplication (see
+// set.firstOf): its id, name and arguments, at the model call that asked
+// for it.
+func callKey(c *hooks.Context, call hooks.ToolCall) string {
+	args, _ := encodeArguments(call.Arguments)
+	return fmt.Sprintf("tool:%d/%s/%s/%s", c.ModelCalls(), call.ID, call.Name, args)
 }
 
 // askEnd keeps an end a handler asked for ("continue": false) in the
@@ -143,7 +152,7 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 	}
 	name, changed := h.set.claudeName(call.Name), false
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, call.Arguments, name, call.Name) {
+		if !h.takes(c, hd, callKey(c, call), call.Arguments, name, call.Name) {
 			continue
 		}
 		in, err := h.toolInput(call, call.Arguments)
