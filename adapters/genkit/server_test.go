@@ -52,7 +52,10 @@ func newFakeAPI(t testing.TB, replies ...reply) *fakeAPI {
 	t.Cleanup(srv.Close)
 	plugin := &compat_oai.OpenAICompatible{Provider: "fake", APIKey: "sk-test", BaseURL: srv.URL + "/v1",
 		Opts: []option.RequestOption{option.WithMaxRetries(0), option.WithHTTPClient(srv.Client())}}
-	f.g = genkit.Init(context.Background(), genkit.WithPlugins(plugin))
+	// genkit.Init watches for signals until its context ends: end it.
+	ctx, cancel := context.WithCancel(context.Background())
+	t.Cleanup(cancel)
+	f.g = genkit.Init(ctx, genkit.WithPlugins(plugin))
 	f.model = plugin.DefineModel("fake", "gpt-test", ai.ModelOptions{Supports: &compat_oai.Multimodal})
 	return f
 }
@@ -169,4 +172,9 @@ func (f *fakeAPI) toolNames(i int) []string {
 func quote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// define defines another model of the fake provider, named "fake/<id>".
+func (f *fakeAPI) define(id string) ai.Model {
+	return genkit.LookupPlugin(f.g, "fake").(*compat_oai.OpenAICompatible).DefineModel("fake", id, ai.ModelOptions{Supports: &compat_oai.Multimodal})
 }
