@@ -55,7 +55,9 @@ type report struct {
 func TestRedactionReachesStructuredToolOutput(t *testing.T) {
 	f := newFakeAPI(t, toolReply(call{"call_1", "lookup", `{}`}), textReply("ok"))
 	tool := hooksgenkit.DefineTool(f.g, "lookup", "looks up the owner",
-		func(_ *ai.ToolContext, _ struct{}) (report, error) { return report{Owner: "ann", Token: "sk-SECRET"}, nil })
+		func(_ *ai.ToolContext, _ struct{}) (report, error) {
+			return report{Owner: "ann", Token: "sk-SECRET"}, nil
+		})
 
 	_, err := generate(t, f, []hooks.Hook{redact("sk-SECRET")}, ai.WithTools(tool))
 	require.NoError(t, err)
