@@ -11,8 +11,8 @@ type detector struct {
 	group string            // "secrets" or "pii"
 	hint  func(string) bool // a cheap test: false means the text cannot hold one
 	re    *regexp.Regexp
-	valid func(string) bool // a check of a match (a card's Luhn digit); nil: every match
-	sub   int               // the submatch to replace; 0: the whole match
+	valid func(s string, i, j int) bool // a check of the match s[i:j] (a card's Luhn digit); nil: every match
+	sub   int                           // the submatch to replace; 0: the whole match
 }
 
 // The built-in detectors, in the order they run: the more specific first,
@@ -30,7 +30,7 @@ var builtins = []*detector{
 	{kind: "github_token", group: "secrets", hint: anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
 	{kind: "aws_key", group: "secrets", hint: anyOf("AKIA", "ASIA", "ABIA", "ACCA", "aws_secret", "AWS_SECRET"),
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})`)},
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})`), sub: 1},
 	{kind: "slack_token", group: "secrets", hint: contains("xox"),
 		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`)},
 	{kind: "google_api_key", group: "secrets", hint: contains("AIza"),
@@ -88,9 +88,13 @@ func digitsAtLeast(n int) func(string) bool {
 	}
 }
 
-// luhn reports whether the digits of s (13 to 19 of them) pass the Luhn
-// check every payment card number passes.
-func luhn(s string) bool {
+// luhn reports whether the digits of s[i:j] (13 to 19 of them) pass the
+// Luhn check every payment card number passes.
+func luhn(s string, i, j int) bool {
+	return luhnDigits(s[i:j])
+}
+
+func luhnDigits(s string) bool {
 	sum, n := 0, 0
 	for i := len(s) - 1; i >= 0; i-- {
 		c := s[i]
@@ -109,8 +113,15 @@ func luhn(s string) bool {
 	return n >= 13 && n <= 19 && sum%10 == 0
 }
 
-// phoneDigits holds a phone number to 7 to 15 digits (E.164's bounds).
-func phoneDigits(s string) bool {
+// phoneDigits holds a phone number to 7 to 15 digits (E.164's bounds),
+// and not a piece of a longer run of digit groups (a card number that
+// failed its check, an id).
+func phoneDigits(full string, i, j int) bool {
+	if i > 0 && isDigit(full[i-1]) || i > 1 && isSep(full[i-1]) && isDigit(full[i-2]) ||
+		j < len(full) && isDigit(full[j]) || j+1 < len(full) && isSep(full[j]) && isDigit(full[j+1]) {
+		return false
+	}
+	s := full[i:j]
 	n := 0
 	for i := 0; i < len(s); i++ {
 		if s[i] >= '0' && s[i] <= '9' {
@@ -119,3 +130,6 @@ func phoneDigits(s string) bool {
 	}
 	return n >= 7 && n <= 15
 }
+
+func isDigit(c byte) bool { return c >= '0' && c <= '9' }
+func isSep(c byte) bool   { return c == ' ' || c == '-' || c == '.' }

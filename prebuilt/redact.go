@@ -176,7 +176,7 @@ func (r *Redactor) redact(s string) (out, blocked string) {
 					start, end = loc[0], loc[1] // an alternative without the group
 				}
 			}
-			if d.valid != nil && !d.valid(s[loc[0]:loc[1]]) {
+			if d.valid != nil && !d.valid(s, loc[0], loc[1]) {
 				continue
 			}
 			if r.strategy[i] == Block {

@@ -66,6 +66,9 @@ func (b Backoff) delay(n int) time.Duration {
 
 // sleep waits d, or until c is done: then it returns c's error.
 func sleep(c *hooks.Context, d time.Duration) error {
+	if err := c.Err(); err != nil {
+		return err
+	}
 	t := time.NewTimer(d)
 	defer t.Stop()
 	select {
@@ -76,13 +79,6 @@ func sleep(c *hooks.Context, d time.Duration) error {
 	}
 }
 
-// retryable is the default test of an error worth another attempt: not a
-// hook's failure (a policy, not a fault) and not the end of the run's own
-// context.
-func retryable(c *hooks.Context, err error) bool {
-	return err != nil && c.Err() == nil && !errors.Is(err, hooks.ErrHookFailed)
-}
-
 // ToolRetryConfig configures ToolRetry.
 type ToolRetryConfig struct {
 	Name        string   // "": "toolRetry"
@@ -90,8 +86,9 @@ type ToolRetryConfig struct {
 	Backoff     Backoff  // the waits between attempts
 	Tools       []string // the tools retried; empty: every tool
 	// RetryIf says whether an attempt's outcome is worth another. nil:
-	// an error, unless it is a hook's failure or the run's context ended
-	// (a result with IsError is the tool's answer, not retried).
+	// an error, unless it is a hook's failure (a result with IsError is
+	// the tool's answer, not retried). Once the call's context has ended
+	// nothing is retried.
 	RetryIf func(call hooks.ToolCall, res hooks.ToolResult, err error) bool
 }
 
@@ -105,9 +102,11 @@ func (cfg ToolRetryConfig) check() error {
 // ToolRetry returns a wrap hook that runs a failed tool call again, up to
 // MaxAttempts in all, waiting with exponential backoff and jitter between
 // attempts. The guards are not asked again and the after-hooks see one
-// call: the final result. A wait ends early when the call's context does,
-// with the context's error. When every attempt failed, the error says how
-// many there were and wraps the last one.
+// call: the final result. When the call's context ends (before or during
+// a wait) the retry stops with the context's error (errors.Is(err,
+// context.Canceled)), the last attempt's error wrapped beside it. When
+// every attempt failed, the error says how many there were and wraps the
+// last one.
 func ToolRetry(cfg ToolRetryConfig) hooks.Hook {
 	mustValid("ToolRetry", cfg.check())
 	return &toolRetry{name: orName(cfg.Name, "toolRetry"), attempts: attemptsOr3(cfg.MaxAttempts),
@@ -130,9 +129,9 @@ func (h *toolRetry) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.T
 	}
 	for n := 1; ; n++ {
 		res, err := next(c, call)
-		again := retryable(c, err)
+		again := err != nil && !errors.Is(err, hooks.ErrHookFailed)
 		if h.retryIf != nil {
-			again = c.Err() == nil && h.retryIf(call, res, err)
+			again = h.retryIf(call, res, err)
 		}
 		if !again {
 			return res, err
@@ -144,9 +143,19 @@ func (h *toolRetry) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.T
 			return res, err
 		}
 		if werr := sleep(c, h.backoff.delay(n)); werr != nil {
-			return res, fmt.Errorf("tool %q: retry abandoned after %d attempts: %w", call.Name, n, werr)
+			return res, abandoned(fmt.Sprintf("tool %q", call.Name), n, werr, err)
 		}
 	}
+}
+
+// abandoned is the error of a retry whose context ended: the context's
+// error, as every call cut short by its context returns, with the last
+// attempt's error beside it.
+func abandoned(what string, n int, ctxErr, last error) error {
+	if last == nil {
+		return fmt.Errorf("%s: retry abandoned after %d attempts: %w", what, n, ctxErr)
+	}
+	return fmt.Errorf("%s: retry abandoned after %d attempts: %w (the last: %w)", what, n, ctxErr, last)
 }
 
 func attemptsOr3(n int) int {
@@ -162,7 +171,8 @@ type ModelRetryConfig struct {
 	MaxAttempts int     // attempts in all, the first included; 0: 3
 	Backoff     Backoff // the waits between attempts
 	// RetryIf says whether an error is worth another attempt. nil: any
-	// error, unless it is a hook's failure or the run's context ended.
+	// error, unless it is a hook's failure. Once the call's context has
+	// ended nothing is retried.
 	RetryIf func(req hooks.ModelRequest, err error) bool
 }
 
@@ -194,9 +204,9 @@ func (h *modelRetry) Name() string { return h.name }
 func (h *modelRetry) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
 	for n := 1; ; n++ {
 		resp, err := next(c, req)
-		again := retryable(c, err)
+		again := err != nil && !errors.Is(err, hooks.ErrHookFailed)
 		if h.retryIf != nil && err != nil {
-			again = c.Err() == nil && h.retryIf(req, err)
+			again = h.retryIf(req, err)
 		}
 		if !again {
 			return resp, err
@@ -205,7 +215,7 @@ func (h *modelRetry) WrapModel(c *hooks.Context, req hooks.ModelRequest, next ho
 			return resp, fmt.Errorf("model %s: %d attempts failed, the last: %w", modelName(req.Model), n, err)
 		}
 		if werr := sleep(c, h.backoff.delay(n)); werr != nil {
-			return resp, fmt.Errorf("model %s: retry abandoned after %d attempts: %w", modelName(req.Model), n, werr)
+			return resp, abandoned("model "+modelName(req.Model), n, werr, err)
 		}
 	}
 }
