@@ -28,13 +28,13 @@ func compileRules(field string, rs []Rule) ([]rule, error) {
 	out := make([]rule, len(rs))
 	for i, r := range rs {
 		if _, err := path.Match(r.Tool, ""); err != nil {
-			return nil, fmt.Errorf("%s[%d].Tool %q: %w", field, i, r.Tool, err)
+			return nil, fmt.Errorf("field %s[%d].Tool %q: %w", field, i, r.Tool, err)
 		}
 		out[i].tool = r.Tool
 		for _, k := range sortedKeys(r.Args) {
 			re, err := regexp.Compile(r.Args[k])
 			if err != nil {
-				return nil, fmt.Errorf("%s[%d].Args[%q]: %w", field, i, k, err)
+				return nil, fmt.Errorf("field %s[%d].Args[%q]: %w", field, i, k, err)
 			}
 			if out[i].args == nil {
 				out[i].args = make(map[string]*regexp.Regexp)
