@@ -43,9 +43,9 @@ var builtins = []*detector{
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1},
 	{kind: "email", group: "pii", hint: contains("@"),
 		re: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`)},
-	{kind: "card_number", group: "pii", hint: digitsAtLeast(13),
+	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
 		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: luhn},
-	{kind: "phone", group: "pii", hint: digitsAtLeast(7),
+	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+"),
 		re: regexp.MustCompile(`(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)|\b\d{2,4})[ .-]\d{3,4}[ .-]\d{3,4}\b|\+\d{7,15}\b`), valid: phoneDigits},
 }
 
@@ -73,15 +73,20 @@ func anyOf(subs ...string) func(string) bool {
 	}
 }
 
-// digitsAtLeast tests for n digits in all, a bound below what a match needs.
-func digitsAtLeast(n int) func(string) bool {
+// digitRun tests for a run of n digits or more, with only seps between
+// them: a bound below what a card or phone number needs, so that the
+// regexp runs only on text that may hold one.
+func digitRun(n int, seps string) func(string) bool {
 	return func(s string) bool {
 		k := 0
 		for i := 0; i < len(s); i++ {
-			if c := s[i]; c >= '0' && c <= '9' {
+			switch c := s[i]; {
+			case isDigit(c):
 				if k++; k >= n {
 					return true
 				}
+			case strings.IndexByte(seps, c) < 0:
+				k = 0
 			}
 		}
 		return false
