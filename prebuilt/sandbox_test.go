@@ -138,3 +138,23 @@ func TestSandboxRefusesBrokenConfig(t *testing.T) {
 		prebuilt.Sandbox(prebuilt.SandboxConfig{AllowHosts: []string{"https://x.com"}})
 	})
 }
+
+func TestSandboxRefusesAPathThroughALinkCycle(t *testing.T) {
+	_, work := tree(t)
+	require.NoError(t, os.Symlink("loop2", filepath.Join(work, "loop1")))
+	require.NoError(t, os.Symlink("loop1", filepath.Join(work, "loop2")))
+	h := hooktest.NewWith(t, hooktest.Options{Workdir: work}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
+	o := h.Tool("read_file", map[string]any{"path": "loop1/x"})
+	assert.False(t, o.Ran)
+	assert.Contains(t, o.Result.Text, "too many levels of symbolic links")
+}
+
+func TestSandboxRootThatIsALinkConfinesToItsTarget(t *testing.T) {
+	root, work := tree(t)
+	link := filepath.Join(root, "worklink")
+	require.NoError(t, os.Symlink(work, link))
+	h := hooktest.NewWith(t, hooktest.Options{Workdir: link}, prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{link}}))
+	h.Tool("read_file", map[string]any{"path": filepath.Join(work, "a.txt")}).RequireAllowed(t)
+	h.Tool("read_file", map[string]any{"path": "a.txt"}).RequireAllowed(t)
+	assert.False(t, h.Tool("read_file", map[string]any{"path": "../secret/key"}).Ran, "the link's parent is root, not work's")
+}
