@@ -5,8 +5,11 @@ import (
 	"encoding/json"
 	"io"
 	"log/slog"
+	"math"
+	"strconv"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 )
@@ -69,20 +72,90 @@ func (a *Auditor) record(ctx context.Context, now time.Time, event string, attrs
 		_ = a.h.Handle(ctx, rec) // an audit that cannot write must not fail the run
 		return
 	}
-	line := make(map[string]any, len(attrs)+2)
-	line["time"] = now.UTC().Format(time.RFC3339Nano)
-	line["event"] = event
+	a.writeLine(now, event, attrs)
+}
+
+// linePool keeps the buffers JSON lines are built in.
+var linePool = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
+
+// writeLine writes one JSON line: time, event, then attrs in order. It is
+// built by hand, not through a map and encoding/json: an audit records
+// every call, and should cost little beside it.
+func (a *Auditor) writeLine(now time.Time, event string, attrs []slog.Attr) {
+	bp := linePool.Get().(*[]byte)
+	b := append((*bp)[:0], `{"time":"`...)
+	b = now.UTC().AppendFormat(b, time.RFC3339Nano)
+	b = append(b, `","event":`...)
+	b = appendJSONString(b, event)
 	for _, at := range attrs {
-		line[at.Key] = at.Value.Any()
+		b = append(b, ',')
+		b = appendJSONString(b, at.Key)
+		b = append(b, ':')
+		b = appendJSONValue(b, at.Value)
 	}
-	data, err := json.Marshal(line)
-	if err != nil {
-		return
-	}
-	data = append(data, '\n')
+	b = append(b, '}', '\n')
 	a.mu.Lock()
-	defer a.mu.Unlock()
-	_, _ = a.w.Write(data)
+	_, _ = a.w.Write(b) // an audit that cannot write must not fail the run
+	a.mu.Unlock()
+	*bp = b
+	linePool.Put(bp)
+}
+
+func appendJSONValue(b []byte, v slog.Value) []byte {
+	switch v.Kind() {
+	case slog.KindString:
+		return appendJSONString(b, v.String())
+	case slog.KindInt64:
+		return strconv.AppendInt(b, v.Int64(), 10)
+	case slog.KindFloat64:
+		if f := v.Float64(); !math.IsNaN(f) && !math.IsInf(f, 0) {
+			return strconv.AppendFloat(b, f, 'g', -1, 64)
+		}
+		return append(b, "null"...)
+	case slog.KindBool:
+		return strconv.AppendBool(b, v.Bool())
+	}
+	data, err := json.Marshal(v.Any())
+	if err != nil {
+		return append(b, "null"...)
+	}
+	return append(b, data...)
+}
+
+// appendJSONString appends s as a JSON string; invalid UTF-8 becomes
+// U+FFFD, as encoding/json writes it.
+func appendJSONString(b []byte, s string) []byte {
+	const hex = "0123456789abcdef"
+	b = append(b, '"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b = append(b, '\\', c)
+			case c == '\n':
+				b = append(b, '\\', 'n')
+			case c == '\r':
+				b = append(b, '\\', 'r')
+			case c == '\t':
+				b = append(b, '\\', 't')
+			case c < 0x20:
+				b = append(b, '\\', 'u', '0', '0', hex[c>>4], hex[c&0xF])
+			default:
+				b = append(b, c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size == 1 {
+			b = append(b, `\ufffd`...)
+		} else {
+			b = append(b, s[i:i+size]...)
+		}
+		i += size
+	}
+	return append(b, '"')
 }
 
 // BeforeRun records the run's start.

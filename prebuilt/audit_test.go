@@ -94,3 +94,18 @@ func TestAuditToASlogHandler(t *testing.T) {
 	assert.Equal(t, `{"p":"[REDACTED:anthropic_key]"}`, recs[1]["arguments"])
 	assert.Equal(t, "tool.call", recs[2]["msg"])
 }
+
+func TestAuditLinesAreJSONWhateverTheText(t *testing.T) {
+	for _, in := range []string{"plain", `quote " and \ backslash`, "line\nbreak\ttab\r\x00\x1f", "héllo ✓ 日本", "bad \xff utf-8", "</script>&", "\u2028"} {
+		var buf bytes.Buffer
+		audit := prebuilt.Audit(prebuilt.AuditConfig{Writer: &buf})
+		chain, err := hooks.NewChain([]hooks.Hook{audit})
+		require.NoError(t, err)
+		run, err := chain.Start(context.Background(), hooks.Host{Env: map[string]string{}}, hooks.RunStart{RunID: "r", Input: in})
+		require.NoError(t, err)
+		run.End(context.Background(), hooks.RunEnd{})
+		recs := lines(t, buf.String())
+		require.Len(t, recs, 2, "%q", in)
+		assert.Equal(t, strings.ToValidUTF8(in, "\uFFFD"), recs[0]["input"], "%q", in)
+	}
+}

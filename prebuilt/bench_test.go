@@ -23,6 +23,7 @@ func benchHooks(b *testing.B) []struct {
 		h    hooks.Hook
 	}{
 		{"empty", nil},
+		{"nopGoHook", nop}, // a Go hook at all four points that returns nil: the chain's own cost of one hook
 		{"toolCallLimit", prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{Run: 1 << 30, PerTool: map[string]int{"read": 1 << 30}})},
 		{"modelCallLimit", prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: 1 << 30})},
 		{"toolRetry", prebuilt.ToolRetry(prebuilt.ToolRetryConfig{})},
@@ -36,6 +37,15 @@ func benchHooks(b *testing.B) []struct {
 		{"audit", prebuilt.Audit(prebuilt.AuditConfig{Writer: io.Discard})},
 		{"sandbox", prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{work}, AllowHosts: []string{"example.com"}})},
 	}
+}
+
+var nop = hooks.Funcs{HookName: "nop",
+	BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) { return nil, nil },
+	AfterToolExecute: func(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+		return nil, nil
+	},
+	BeforeModelRequest: func(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) { return nil, nil },
+	AfterModelResponse: func(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) { return nil, nil },
 }
 
 func benchRun(b *testing.B, h hooks.Hook) *hooks.Run {

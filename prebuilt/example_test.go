@@ -161,8 +161,8 @@ func ExampleAudit() {
 	}
 	run.End(context.Background(), hooks.RunEnd{})
 	// Output:
-	// {"event":"run.start","input":"token [REDACTED:github_token]","resumed":false,"run":"r1","time":"2026-01-02T03:04:05Z"}
-	// {"event":"run.end","modelCalls":0,"outcome":"completed","reason":"completed","run":"r1","time":"2026-01-02T03:04:05Z"}
+	// {"time":"2026-01-02T03:04:05Z","event":"run.start","run":"r1","resumed":false,"input":"token [REDACTED:github_token]"}
+	// {"time":"2026-01-02T03:04:05Z","event":"run.end","run":"r1","outcome":"completed","reason":"completed","modelCalls":0}
 }
 
 func ExampleSandbox() {

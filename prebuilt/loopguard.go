@@ -69,10 +69,15 @@ func (h *loopGuard) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*h
 	d := callDigest(call)
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	calls := append(s.v.Calls, d)
-	if keep := 2 * h.repeats; len(calls) > keep {
-		calls = append(calls[:0:0], calls[len(calls)-keep:]...)
+	// The last 2*Repeats calls are all a loop of period 1 or 2 needs; the
+	// window slides in place, so a long run costs no allocation a call.
+	calls, keep := s.v.Calls, 2*h.repeats
+	if len(calls) >= keep {
+		calls = calls[len(calls)-keep+1:]
+		copy(s.v.Calls, calls)
+		calls = s.v.Calls[:keep-1]
 	}
+	calls = append(calls, d)
 	s.v.Calls = calls
 	var reason string
 	switch {

@@ -58,3 +58,13 @@ func TestLoopGuardRefusesARepeatsOfOne(t *testing.T) {
 		prebuilt.LoopGuard(prebuilt.LoopGuardConfig{Repeats: 1})
 	})
 }
+
+func TestLoopGuardStillSeesALoopAfterALongRun(t *testing.T) {
+	_, run := start(t, prebuilt.LoopGuard(prebuilt.LoopGuardConfig{}))
+	for i := range 100 {
+		require.False(t, callTool(t, run, "read", map[string]any{"n": i % 3}).IsError, "call %d", i)
+	}
+	callTool(t, run, "read", map[string]any{"n": "x"})
+	callTool(t, run, "read", map[string]any{"n": "x"})
+	assert.True(t, callTool(t, run, "read", map[string]any{"n": "x"}).IsError)
+}
