@@ -106,6 +106,9 @@ func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 		if err != nil {
 			return nil, fmt.Errorf("field Patterns[%d] %q: %w", i, p.Name, err)
 		}
+		if re.MatchString("") {
+			return nil, fmt.Errorf("field Patterns[%d] %q: the regexp matches the empty string, so it would match everywhere", i, p.Name)
+		}
 		d := &detector{kind: p.Name, group: "patterns", re: re}
 		if prefix, _ := re.LiteralPrefix(); prefix != "" {
 			d.hint = contains(prefix)

@@ -88,6 +88,8 @@ func TestNewRedactorNamesWhatIsWrong(t *testing.T) {
 	assert.ErrorContains(t, err, `field Detect[0]: unknown detector "emails" (did you mean "email"?)`)
 	_, err = prebuilt.NewRedactor(prebuilt.RedactConfig{Patterns: []prebuilt.Pattern{{Name: "x", Regexp: "("}}})
 	assert.ErrorContains(t, err, `field Patterns[0] "x": error parsing regexp`)
+	_, err = prebuilt.NewRedactor(prebuilt.RedactConfig{Patterns: []prebuilt.Pattern{{Name: "x", Regexp: "a*"}}})
+	assert.EqualError(t, err, `field Patterns[0] "x": the regexp matches the empty string, so it would match everywhere`)
 	_, err = prebuilt.NewRedactor(prebuilt.RedactConfig{Strategies: map[string]prebuilt.Strategy{"jwts": prebuilt.Block}})
 	assert.ErrorContains(t, err, `field Strategies["jwts"]: unknown kind (did you mean "jwt"?)`)
 }

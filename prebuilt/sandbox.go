@@ -25,7 +25,9 @@ type SandboxConfig struct {
 	// destination, target, src, dst.
 	PathArgs []string
 	// ShellTools are the tools whose CommandArgs are shell commands; nil:
-	// shell, bash, Bash, sh, exec, run_command, terminal, execute_command.
+	// shell, bash, Bash, sh, exec, exec_command, run_command,
+	// run_shell_command, run_terminal_cmd, terminal, execute_command,
+	// execute_bash (the names common agents give their shell tool).
 	ShellTools []string
 	// CommandArgs are the arguments that hold the command; nil: command,
 	// cmd, script.
@@ -51,7 +53,8 @@ type SandboxConfig struct {
 var (
 	defaultPathArgs = []string{"path", "paths", "file", "file_path", "filePath", "filename", "dir", "directory",
 		"cwd", "workdir", "source", "destination", "target", "src", "dst"}
-	defaultShellTools  = []string{"shell", "bash", "Bash", "sh", "exec", "run_command", "terminal", "execute_command"}
+	defaultShellTools = []string{"shell", "bash", "Bash", "sh", "exec", "exec_command", "run_command", "run_shell_command",
+		"run_terminal_cmd", "terminal", "execute_command", "execute_bash"}
 	defaultCommandArgs = []string{"command", "cmd", "script"}
 	defaultURLArgs     = []string{"url", "uri", "endpoint", "host"}
 	urlInText          = regexp.MustCompile(`(?i)\bhttps?://[^\s'"<>|;&)]+`)
