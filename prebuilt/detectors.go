@@ -13,6 +13,15 @@ type detector struct {
 	re    *regexp.Regexp
 	valid func(s string, i, j int) bool // a check of the match s[i:j] (a card's Luhn digit); nil: every match
 	sub   int                           // the submatch to replace; 0: the whole match
+	// cont, for a kind whose match may go on past the end of a stream's
+	// text so far (a token, a key block), is how many bytes of what
+	// follows an open marker still belong to it, and whether it ended
+	// there; nil for a kind of bounded length (an email, a phone number).
+	cont func(after string) (n int, ended bool)
+	// partial, for such a kind that may grow past the stream's hold-back
+	// before it matches (a JWT's three parts), matches the start of one at
+	// the end of the text (its group 1, if any, is the secret's part).
+	partial *regexp.Regexp
 }
 
 // The built-in detectors, in the order they run: the more specific first,
@@ -22,23 +31,25 @@ var builtins = []*detector{
 	{kind: "private_key", group: "secrets", hint: contains("PRIVATE KEY"),
 		// An unterminated block (a key cut short, or split across results) is
 		// withheld to the end of the text.
-		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`)},
+		re: regexp.MustCompile(`-----BEGIN[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----(?s:.*?)(?:-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----|\z)`), cont: keyBlock},
 	{kind: "anthropic_key", group: "secrets", hint: contains("sk-ant-"),
-		re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`)},
+		re: regexp.MustCompile(`\bsk-ant-[A-Za-z0-9_-]{20,}`), cont: run(tokenChars)},
 	{kind: "openai_key", group: "secrets", hint: contains("sk-"),
-		re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`)},
+		re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`), valid: notAnthropic, cont: run(tokenChars)},
 	{kind: "github_token", group: "secrets", hint: anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
-		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`)},
+		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), cont: run(tokenChars)},
 	{kind: "aws_key", group: "secrets", hint: anyOf("AKIA", "ASIA", "ABIA", "ACCA", "aws_secret", "AWS_SECRET"),
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})`), sub: 1},
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})`), sub: 1, cont: run(awsChars),
+		partial: regexp.MustCompile(`(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]+)\z`)},
 	{kind: "slack_token", group: "secrets", hint: contains("xox"),
-		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`)},
+		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), cont: run(tokenChars)},
 	{kind: "google_api_key", group: "secrets", hint: contains("AIza"),
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
+		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`), cont: run(tokenChars)},
 	{kind: "stripe_key", group: "secrets", hint: anyOf("_live_", "_test_"),
-		re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`)},
+		re: regexp.MustCompile(`\b(?:sk|rk)_(?:live|test)_[0-9A-Za-z]{16,}`), cont: run(tokenChars)},
 	{kind: "jwt", group: "secrets", hint: contains("eyJ"),
-		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}`)},
+		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}`), cont: run(jwtChars),
+		partial: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_.-]*\z`)},
 	{kind: "url_password", group: "secrets", hint: contains("://"),
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1},
 	{kind: "email", group: "pii", hint: contains("@"),
@@ -138,3 +149,7 @@ func phoneDigits(full string, i, j int) bool {
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }
 func isSep(c byte) bool   { return c == ' ' || c == '-' || c == '.' }
+
+// notAnthropic keeps the OpenAI detector off an Anthropic key (sk-ant-),
+// which may reach it whole or, in a stream, in part.
+func notAnthropic(s string, i, j int) bool { return !strings.HasPrefix(s[i:j], "sk-ant-") }

@@ -160,7 +160,20 @@ func (r *Redactor) Redact(s string) string {
 }
 
 // redact returns s redacted, and the kind that blocks it, if one does.
-func (r *Redactor) redact(s string) (out, blocked string) {
+func (r *Redactor) redact(s string) (out, blocked string) { return r.redactText(s, false) }
+
+// redactText is redact, for the whole of a text (open false) or for the
+// text of a stream so far (open true: more may follow). In a stream a
+// match that reaches the end of the text may not be whole yet: a token's
+// continues as an open marker (see stream.go), and a match of a bounded
+// kind (an email, a phone number) is left as it is, to be decided on the
+// next call with more text, while the caller holds it back.
+func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
+	if open || strings.Contains(s, openMark) {
+		if s, blocked = r.continueOpen(s, open); blocked != "" {
+			return "", blocked
+		}
+	}
 	for i, d := range r.detectors {
 		if d.hint != nil && !d.hint(s) {
 			continue
@@ -170,7 +183,7 @@ func (r *Redactor) redact(s string) (out, blocked string) {
 			continue
 		}
 		var b strings.Builder
-		last := 0
+		last, changed := 0, false
 		for _, loc := range locs {
 			start, end := loc[0], loc[1]
 			if d.sub > 0 {
@@ -182,18 +195,33 @@ func (r *Redactor) redact(s string) (out, blocked string) {
 			if d.valid != nil && !d.valid(s, loc[0], loc[1]) {
 				continue
 			}
+			if open && d.cont != nil && loc[1] == len(s) {
+				if n, ended := d.cont(s[start:]); !ended { // a secret still coming: an open marker
+					b.WriteString(s[last:start])
+					b.WriteString(openMark + d.kind + openSign)
+					b.WriteString(s[start+n:]) // a key block's raw tail, held back
+					last, changed = len(s), true
+					break
+				}
+			}
+			if open && d.cont == nil && atEdge(s, loc[0], loc[1]) {
+				continue // decided on the next call, with more text
+			}
 			if r.strategy[i] == Block {
 				return "", d.kind
 			}
 			b.WriteString(s[last:start])
 			b.WriteString(r.replacement(i, s[start:end]))
-			last = end
+			last, changed = end, true
 		}
-		if last == 0 {
-			continue // every match failed its check
+		if !changed {
+			continue // every match failed its check, or waits for more text
 		}
 		b.WriteString(s[last:])
 		s = b.String()
+	}
+	if open {
+		s = r.openPartial(s)
 	}
 	return s, ""
 }
