@@ -85,6 +85,8 @@ type sandbox struct {
 	name        string
 	roots       []string // as given; resolved per call against the Workdir
 	pathArgs    []string
+	pathSet     toolSet // pathArgs as a set: a call's few keys are looked up, not every name
+	urlSet      toolSet
 	shellTools  toolSet
 	commandArgs []string
 	builtins    bool
@@ -98,6 +100,7 @@ func newSandbox(cfg SandboxConfig) (*sandbox, error) {
 	h := &sandbox{name: orName(cfg.Name, "sandbox"), roots: cfg.Roots, pathArgs: orList(cfg.PathArgs, defaultPathArgs),
 		shellTools: newToolSet(orList(cfg.ShellTools, defaultShellTools)), commandArgs: orList(cfg.CommandArgs, defaultCommandArgs),
 		builtins: !cfg.NoBuiltinDenies, urlArgs: orList(cfg.URLArgs, defaultURLArgs)}
+	h.pathSet, h.urlSet = nonNilSet(h.pathArgs), nonNilSet(h.urlArgs)
 	for i, r := range cfg.Roots {
 		if r == "" {
 			return nil, fmt.Errorf("field Roots[%d] is empty", i)
@@ -155,7 +158,7 @@ func (h *sandbox) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hoo
 			}
 		}
 	}
-	if h.hosts != nil {
+	if h.hosts != nil && anyKey(call.Arguments, h.urlSet) {
 		for _, k := range h.urlArgs {
 			for _, u := range stringsOf(call.Arguments[k]) {
 				if reason := h.checkURL(k, u); reason != "" {
@@ -188,14 +191,7 @@ func stringsOf(v any) []string {
 
 // checkPaths returns why a path argument of call is outside the roots, or "".
 func (h *sandbox) checkPaths(c *hooks.Context, call hooks.ToolCall) string {
-	var found bool
-	for _, k := range h.pathArgs {
-		if _, ok := call.Arguments[k]; ok {
-			found = true
-			break
-		}
-	}
-	if !found {
+	if !anyKey(call.Arguments, h.pathSet) {
 		return "" // the common case: no path, no file-system access
 	}
 	roots := h.roots
@@ -279,6 +275,25 @@ func (h *sandbox) hostAllowed(host string) bool {
 				return true
 			}
 		} else if host == a {
+			return true
+		}
+	}
+	return false
+}
+
+// nonNilSet is names as a set, empty (matching nothing) when names is.
+func nonNilSet(names []string) toolSet {
+	s := make(toolSet, len(names))
+	for _, n := range names {
+		s[n] = true
+	}
+	return s
+}
+
+// anyKey reports whether args has a key in set.
+func anyKey(args map[string]any, set toolSet) bool {
+	for k := range args {
+		if set[k] {
 			return true
 		}
 	}
