@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/hooktest"
 	"github.com/rienda/hooks/prebuilt"
 	"github.com/stretchr/testify/assert"
@@ -34,7 +35,7 @@ func tree(t *testing.T) (root, work string) {
 
 func TestSandboxConfinesPathsToTheRoots(t *testing.T) {
 	root, work := tree(t)
-	h := hooktest.NewWith(t, hooktest.Options{Workdir: work}, prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{work}}))
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{work}}))
 	for _, p := range []string{"a.txt", filepath.Join(work, "a.txt"), "deep/../a.txt", "new/file.txt", "alias", "./deep/", work,
 		"out/../work/a.txt"} { // out is root/secret, so out/.. is root and this is work/a.txt
 		h.Tool("read_file", map[string]any{"path": p}).RequireAllowed(t)
@@ -63,14 +64,14 @@ func TestSandboxDotDotAfterALinkIsJudgedWhereTheOSGoes(t *testing.T) {
 	data, err := os.ReadFile(work + "/out/../x") // not filepath.Join: it would clean the .. away
 	require.NoError(t, err)
 	require.Equal(t, "outside", string(data), "the OS does resolve the link before ..")
-	h := hooktest.NewWith(t, hooktest.Options{Workdir: work}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
 	h.Tool("read_file", map[string]any{"path": "out/../x"}).RequireRefused(t,
 		`Sandbox: the path "out/../x" in "path" is outside the allowed directories (`+work+`). Use a path inside them.`)
 }
 
 func TestSandboxChecksListsOfPathsAndOtherArgumentNames(t *testing.T) {
 	_, work := tree(t)
-	h := hooktest.NewWith(t, hooktest.Options{Workdir: work}, prebuilt.Sandbox(prebuilt.SandboxConfig{PathArgs: []string{"paths", "to"}}))
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{PathArgs: []string{"paths", "to"}}))
 	h.Tool("copy", map[string]any{"paths": []any{"a.txt", "out/key"}}).RequireRefused(t,
 		`Sandbox: the path "out/key" in "paths" is outside the allowed directories (`+work+`). Use a path inside them.`)
 	h.Tool("move", map[string]any{"to": "../x"}).RequireRefused(t,
@@ -143,7 +144,7 @@ func TestSandboxRefusesAPathThroughALinkCycle(t *testing.T) {
 	_, work := tree(t)
 	require.NoError(t, os.Symlink("loop2", filepath.Join(work, "loop1")))
 	require.NoError(t, os.Symlink("loop1", filepath.Join(work, "loop2")))
-	h := hooktest.NewWith(t, hooktest.Options{Workdir: work}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
 	o := h.Tool("read_file", map[string]any{"path": "loop1/x"})
 	assert.False(t, o.Ran)
 	assert.Contains(t, o.Result.Text, "too many levels of symbolic links")
@@ -153,7 +154,7 @@ func TestSandboxRootThatIsALinkConfinesToItsTarget(t *testing.T) {
 	root, work := tree(t)
 	link := filepath.Join(root, "worklink")
 	require.NoError(t, os.Symlink(work, link))
-	h := hooktest.NewWith(t, hooktest.Options{Workdir: link}, prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{link}}))
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: link}}, prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{link}}))
 	h.Tool("read_file", map[string]any{"path": filepath.Join(work, "a.txt")}).RequireAllowed(t)
 	h.Tool("read_file", map[string]any{"path": "a.txt"}).RequireAllowed(t)
 	assert.False(t, h.Tool("read_file", map[string]any{"path": "../secret/key"}).Ran, "the link's parent is root, not work's")
