@@ -108,6 +108,12 @@ type ApprovalConfig struct {
 	// Prompt is the question asked; nil: "Allow <tool>?" with the
 	// arguments as JSON.
 	Prompt func(call hooks.ToolCall) hooks.Prompt
+	// Remember keeps each answer in the run (Context.Memo), by call ID and
+	// arguments, so that a call asked about once is not asked again: a
+	// durable host that replays a step after a restart does not ask the
+	// person twice. It needs call IDs that are unique in a run (a model's
+	// are); calls without an ID are always asked.
+	Remember bool
 }
 
 func (cfg ApprovalConfig) check() error {
@@ -119,17 +125,18 @@ func (cfg ApprovalConfig) check() error {
 
 // Approval returns a hook that asks a person (Context.Confirm) before
 // each tool call that Require matches and Allow does not, and refuses the
-// call when they say no, with a reason that tells the model so. The answer
-// is kept per call (Context.Memo, by call ID and arguments), so a run
-// resumed from a snapshot does not ask twice for one call. A cancelled
-// context while waiting is the call's error, not a no.
+// call when they say no, with a reason that tells the model so. With
+// Remember, the answer is kept per call (Context.Memo, by call ID and
+// arguments), so a run resumed from a snapshot does not ask twice for one
+// call. A cancelled context while waiting is the call's error, not a no.
 func Approval(cfg ApprovalConfig) hooks.Hook {
 	mustValid("Approval", cfg.check())
 	req, err := compileRules("Require", cfg.Require)
 	mustValid("Approval", err)
 	allow, err := compileRules("Allow", cfg.Allow)
 	mustValid("Approval", err)
-	return &approval{name: orName(cfg.Name, "approval"), require: req, allow: allow, unattended: cfg.NonInteractive, prompt: cfg.Prompt}
+	return &approval{name: orName(cfg.Name, "approval"), require: req, allow: allow, unattended: cfg.NonInteractive,
+		prompt: cfg.Prompt, remember: cfg.Remember}
 }
 
 type approval struct {
@@ -138,6 +145,7 @@ type approval struct {
 	allow      []rule
 	unattended Unattended
 	prompt     func(hooks.ToolCall) hooks.Prompt
+	remember   bool
 }
 
 func (h *approval) Name() string { return h.name }
@@ -171,7 +179,7 @@ func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*ho
 	}
 	var answer any
 	var err error
-	if call.ID == "" {
+	if !h.remember || call.ID == "" {
 		answer, err = ask()
 	} else {
 		answer, err = c.Memo("approval:"+call.ID+":"+callDigest(call), ask)

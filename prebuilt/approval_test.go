@@ -58,7 +58,7 @@ func TestApprovalAsksOnceForACallAcrossResume(t *testing.T) {
 		asked++
 		return true, nil
 	}}
-	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{})})
+	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{Remember: true})})
 	require.NoError(t, err)
 	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "r"})
 	require.NoError(t, err)
@@ -110,4 +110,11 @@ func TestApprovalRefusesBrokenRules(t *testing.T) {
 	assert.PanicsWithValue(t, "prebuilt.Approval: field Require[0].Args[\"path\"]: error parsing regexp: missing closing ): `(`", func() {
 		prebuilt.Approval(prebuilt.ApprovalConfig{Require: []prebuilt.Rule{{Tool: "x", Args: map[string]string{"path": "("}}}})
 	})
+}
+
+func TestApprovalAsksEachTimeWithoutRemember(t *testing.T) {
+	h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{false, true}}, prebuilt.Approval(prebuilt.ApprovalConfig{}))
+	assert.False(t, h.Tool("deploy", nil).Ran)
+	h.Tool("deploy", nil).RequireAllowed(t)
+	assert.Len(t, h.Prompts(), 2)
 }

@@ -386,7 +386,7 @@ func rulesOf(s *settings, key string) []Rule {
 
 func specApproval(s *settings) (hooks.Hook, error) {
 	cfg := ApprovalConfig{Name: s.str("name"), Require: rulesOf(s, "require"), Allow: rulesOf(s, "allow"),
-		NonInteractive: Unattended(s.enum("nonInteractive", "host", "deny", "approve"))}
+		NonInteractive: Unattended(s.enum("nonInteractive", "host", "deny", "approve")), Remember: s.boolean("remember")}
 	if s.err != nil {
 		return nil, s.err
 	}
