@@ -159,3 +159,14 @@ func TestSandboxRootThatIsALinkConfinesToItsTarget(t *testing.T) {
 	h.Tool("read_file", map[string]any{"path": "a.txt"}).RequireAllowed(t)
 	assert.False(t, h.Tool("read_file", map[string]any{"path": "../secret/key"}).Ran, "the link's parent is root, not work's")
 }
+
+func TestSandboxChecksBareHostsToo(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{AllowHosts: []string{"db.internal", "::1"}}))
+	h.Tool("connect", map[string]any{"host": "db.internal:5432"}).RequireAllowed(t)
+	h.Tool("connect", map[string]any{"host": "[::1]:8080"}).RequireAllowed(t)
+	h.Tool("connect", map[string]any{"host": "db.internal."}).RequireAllowed(t)
+	h.Tool("connect", map[string]any{"host": "10.0.0.1:22"}).RequireRefused(t,
+		`Sandbox: the host "10.0.0.1" (in "host") is not in the allowed hosts (db.internal, ::1).`)
+	h.Tool("connect", map[string]any{"endpoint": []any{"http://db.internal", "http://x.io"}}).RequireRefused(t,
+		`Sandbox: the host "x.io" (in "endpoint") is not in the allowed hosts (db.internal, ::1).`)
+}
