@@ -50,6 +50,8 @@ var builtins = []*detector{
 	{kind: "jwt", group: "secrets", hint: contains("eyJ"),
 		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}`), cont: run(jwtChars),
 		partial: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_.-]*\z`)},
+	{kind: "bearer_token", group: "secrets", hint: anyOf("Bearer", "bearer", "BEARER"),
+		re: regexp.MustCompile(`\b(?i:bearer)\s+([A-Za-z0-9._~+/-]{20,}=*)`), sub: 1, cont: run(bearerChars)},
 	{kind: "url_password", group: "secrets", hint: contains("://"),
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1},
 	{kind: "email", group: "pii", hint: contains("@"),

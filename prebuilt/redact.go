@@ -54,8 +54,8 @@ type RedactConfig struct {
 	Name string // "": "redact"
 	// Detect names the built-in detectors to run, by kind (openai_key,
 	// anthropic_key, github_token, aws_key, slack_token, google_api_key,
-	// stripe_key, private_key, jwt, url_password, email, card_number,
-	// phone) or group ("secrets", "pii"). nil: all of them; empty and
+	// stripe_key, private_key, jwt, bearer_token, url_password, email,
+	// card_number, phone) or group ("secrets", "pii"). nil: all of them; empty and
 	// non-nil: none (only Patterns).
 	Detect   []string
 	Patterns []Pattern // the user's own, run after the built-ins
@@ -252,7 +252,7 @@ func article(kind string) string {
 }
 
 // Redact returns a hook that redacts secrets (API keys and tokens of the
-// common providers, private keys, JWTs, passwords in URLs) and personal
+// common providers, private keys, JWTs, bearer tokens, passwords in URLs) and personal
 // data (emails, card numbers that pass the Luhn check, phone numbers), and
 // the user's Patterns: in every tool result (its text and every string of
 // its structured value, through hooks.RewriteStrings), in every model

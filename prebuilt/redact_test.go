@@ -39,6 +39,8 @@ func TestRedactorFindsEachBuiltInKind(t *testing.T) {
 		{"g:" + googleKey, "g:[REDACTED:google_api_key]"},
 		{stripeKey, "[REDACTED:stripe_key]"},
 		{"Bearer " + jwt, "Bearer [REDACTED:jwt]"},
+		{"Authorization: Bearer ya29.a0AfH6SMBx3-opaque_token~value", "Authorization: Bearer [REDACTED:bearer_token]"},
+		{"the bearer of bad news", "the bearer of bad news"},
 		{"a\n" + privateKey + "\nb", "a\n[REDACTED:private_key]\nb"},
 		{"postgres://app:s3cr3t@db:5432/x", "postgres://app:[REDACTED:url_password]@db:5432/x"},
 		{"mail ann.lee+x@example.co.uk now", "mail [REDACTED:email] now"},

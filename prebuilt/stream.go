@@ -52,9 +52,10 @@ func run(set string) func(string) (int, bool) {
 }
 
 const (
-	tokenChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
-	jwtChars   = tokenChars + "."
-	awsChars   = tokenChars + "/+="
+	tokenChars  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-"
+	jwtChars    = tokenChars + "."
+	awsChars    = tokenChars + "/+="
+	bearerChars = tokenChars + "._~+/="
 )
 
 var keyEnd = regexp.MustCompile(`-----END[A-Z0-9 ]*PRIVATE KEY(?: BLOCK)?-----`)
