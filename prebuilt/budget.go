@@ -30,6 +30,10 @@ type BudgetConfig struct {
 	// WarnAt is the share of a limit at which the person is told (a
 	// Notice, once per run); 0: 0.8; negative: never.
 	WarnAt float64
+	// WarnModel tells the model too: past WarnAt, each request's system
+	// prompt (that call only) ends with what the run has spent of its
+	// budget, so that the model can finish before it is cut off.
+	WarnModel bool
 }
 
 func (cfg BudgetConfig) check() error {
@@ -71,7 +75,7 @@ func Budget(cfg BudgetConfig) hooks.Hook {
 		warn = 0.8
 	}
 	h := &budget{name: orName(cfg.Name, "budget"), maxTokens: cfg.MaxTokens, maxCost: cfg.MaxCost, warnAt: warn,
-		prices: make(map[string]Price, len(cfg.Prices))}
+		warnModel: cfg.WarnModel, prices: make(map[string]Price, len(cfg.Prices))}
 	for k, v := range cfg.Prices {
 		h.prices[k] = v
 	}
@@ -83,6 +87,7 @@ type budget struct {
 	maxTokens int64
 	maxCost   float64
 	warnAt    float64
+	warnModel bool
 	prices    map[string]Price
 	state     keeper[spent]
 }
@@ -109,6 +114,10 @@ func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "Run ended: budget exceeded: " + over + "."}}, nil
 	}
 	s.v.Model = req.Model
+	if h.warnModel && s.v.Warned {
+		system := req.System + "\n\nBudget: this run has spent " + h.summary(&s.v) + ". Finish the task soon; the run ends when the budget is spent."
+		return &hooks.ModelRequestPatch{System: &system}, nil
+	}
 	return nil, nil
 }
 

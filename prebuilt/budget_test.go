@@ -97,3 +97,11 @@ func TestBudgetRefusesAConfigThatLimitsNothing(t *testing.T) {
 		prebuilt.Budget(prebuilt.BudgetConfig{MaxCost: 1})
 	})
 }
+
+func TestBudgetWarnModelTellsTheModelPastTheThreshold(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Budget(prebuilt.BudgetConfig{MaxTokens: 100, WarnAt: 0.5, WarnModel: true}))
+	h.Model(hooks.ModelRequest{System: "sys"}, usage(40, 0)).RequireSystem(t, "sys")
+	h.Model(hooks.ModelRequest{System: "sys"}, usage(20, 0)).RequireSystem(t, "sys") // now 60: past 0.5
+	h.Model(hooks.ModelRequest{System: "sys"}, usage(0, 0)).RequireSystem(t,
+		"sys\n\nBudget: this run has spent 60 of 100 tokens. Finish the task soon; the run ends when the budget is spent.")
+}

@@ -138,7 +138,7 @@ func specLoopGuard(s *settings) (hooks.Hook, error) {
 }
 
 func specBudget(s *settings) (hooks.Hook, error) {
-	cfg := BudgetConfig{Name: s.str("name"), MaxCost: s.float("maxCost"), WarnAt: s.float("warnAt")}
+	cfg := BudgetConfig{Name: s.str("name"), MaxCost: s.float("maxCost"), WarnAt: s.float("warnAt"), WarnModel: s.boolean("warnModel")}
 	if f, ok := s.number("maxTokens"); ok {
 		if f != math.Trunc(f) {
 			s.fail("maxTokens", "want a whole number, got %v", f)
