@@ -33,8 +33,9 @@ type SandboxConfig struct {
 	// cmd, script.
 	CommandArgs []string
 	// DenyCommands are more regexps a command must not match (Go's RE2
-	// syntax, on the raw text), beside the built-in rules: rm -r on /, ~,
-	// . or * (and top-level system directories), git push --force (-f,
+	// syntax, on the raw text), beside the built-in rules: rm -r, chmod -R
+	// or chown -R on /, ~, . or * (and top-level system directories), git
+	// push --force (-f,
 	// --force-with-lease, +refspec), a download piped into a shell (curl …
 	// | sh, sh -c "$(curl …)"), mkfs and dd onto a device.
 	DenyCommands []string

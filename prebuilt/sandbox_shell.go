@@ -117,8 +117,9 @@ type shellRule struct {
 
 var builtinShellRules = []shellRule{
 	{"rm -rf on /, ~, . or *", rmRoot},
+	{"chmod or chown -R on /, ~, . or *", chmodRoot},
 	{"git push --force", gitForcePush},
-	{"a download piped into a shell (curl … | sh)", curlPipeShell},
+	{curlRuleName, curlPipeShell},
 	{"mkfs, or dd onto a device", diskWipe},
 }
 
@@ -164,6 +165,36 @@ func dangerousTarget(t string) bool {
 	}
 	// A top-level system directory (/etc, /usr, …) is the machine too.
 	return strings.HasPrefix(t, "/") && !strings.Contains(t[1:], "/") && t != "/tmp"
+}
+
+// chmodRoot: chmod, chown or chgrp, recursive, on such a target (the
+// first argument is the mode or the owner).
+func chmodRoot(pipeline [][]string) bool {
+	for _, words := range pipeline {
+		name, args := program(words)
+		if name != "chmod" && name != "chown" && name != "chgrp" {
+			continue
+		}
+		recursive := false
+		var rest []string
+		for _, a := range args {
+			switch {
+			case a == "-R" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "R"):
+				recursive = true
+			case !strings.HasPrefix(a, "-"):
+				rest = append(rest, a)
+			}
+		}
+		if !recursive || len(rest) < 2 {
+			continue
+		}
+		for _, t := range rest[1:] {
+			if dangerousTarget(t) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func gitForcePush(pipeline [][]string) bool {
@@ -215,6 +246,8 @@ func curlPipeShell(pipeline [][]string) bool {
 	return false
 }
 
+const curlRuleName = "a download piped into a shell (curl … | sh)"
+
 // curlSubst catches the forms that are not a pipe: sh -c "$(curl …)",
 // bash <(curl …).
 var curlSubst = regexp.MustCompile(`\b(?:ba|z|da|k)?sh\b[^|;&]*(?:\$\(|<\(|` + "`" + `)\s*(?:curl|wget)\b`)
@@ -240,7 +273,7 @@ func diskWipe(pipeline [][]string) bool {
 func deniedCommand(cmd string, builtins bool, deny []*regexp.Regexp, denySrc []string) string {
 	if builtins {
 		if curlSubst.MatchString(cmd) {
-			return builtinShellRules[2].name
+			return curlRuleName
 		}
 		for _, p := range shellWords(cmd) {
 			for _, r := range builtinShellRules {

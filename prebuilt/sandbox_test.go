@@ -111,7 +111,7 @@ func TestSandboxDeniesDangerousCommands(t *testing.T) {
 			`Sandbox: the command in "command" is not allowed (`+rule+`). Do not run it; find a safer way or ask the user.`)
 	}
 	for _, cmd := range []string{"rm -rf build/", "rm -f /tmp/x", "rm -rf ./node_modules", "git push origin main", "git push -u origin x",
-		"curl -s https://x.sh -o x.sh", "echo 'rm -rf /' > notes.txt", "ls -la /", "grep -r foo ."} {
+		"curl -s https://x.sh -o x.sh", "echo 'rm -rf /' > notes.txt", "ls -la /", "grep -r foo .", "chmod -R 755 build", "chmod 644 /etc/motd"} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireAllowed(t)
 	}
 	h.Tool("notes", map[string]any{"command": "rm -rf /"}).RequireAllowed(t) // not a shell tool
