@@ -178,52 +178,58 @@ func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
 		if d.hint != nil && !d.hint(s) {
 			continue
 		}
-		locs := d.re.FindAllStringSubmatchIndex(s, -1)
-		if locs == nil {
-			continue
+		if s, blocked = r.apply(i, s, open); blocked != "" {
+			return "", blocked
 		}
-		var b strings.Builder
-		last, changed := 0, false
-		for _, loc := range locs {
-			start, end := loc[0], loc[1]
-			if d.sub > 0 {
-				start, end = loc[2*d.sub], loc[2*d.sub+1]
-				if start < 0 {
-					start, end = loc[0], loc[1] // an alternative without the group
-				}
-			}
-			if d.valid != nil && !d.valid(s, loc[0], loc[1]) {
-				continue
-			}
-			if open && d.cont != nil && loc[1] == len(s) {
-				if n, ended := d.cont(s[start:]); !ended { // a secret still coming: an open marker
-					b.WriteString(s[last:start])
-					b.WriteString(openMark + d.kind + openSign)
-					b.WriteString(s[start+n:]) // a key block's raw tail, held back
-					last, changed = len(s), true
-					break
-				}
-			}
-			if open && d.cont == nil && atEdge(s, loc[0], loc[1]) {
-				continue // decided on the next call, with more text
-			}
-			if r.strategy[i] == Block {
-				return "", d.kind
-			}
-			b.WriteString(s[last:start])
-			b.WriteString(r.replacement(i, s[start:end]))
-			last, changed = end, true
-		}
-		if !changed {
-			continue // every match failed its check, or waits for more text
-		}
-		b.WriteString(s[last:])
-		s = b.String()
 	}
 	if open {
 		s = r.openPartial(s)
 	}
 	return s, ""
+}
+
+// apply runs detector i over s: it returns s with its matches replaced,
+// or the detector's kind when its strategy blocks.
+func (r *Redactor) apply(i int, s string, open bool) (out, blocked string) {
+	d := r.detectors[i]
+	locs := d.re.FindAllStringSubmatchIndex(s, -1)
+	if locs == nil {
+		return s, ""
+	}
+	var b strings.Builder
+	last, changed := 0, false
+	for _, loc := range locs {
+		start, end := loc[0], loc[1]
+		if d.sub > 0 && loc[2*d.sub] >= 0 { // else an alternative without the group
+			start, end = loc[2*d.sub], loc[2*d.sub+1]
+		}
+		if d.valid != nil && !d.valid(s, loc[0], loc[1]) {
+			continue
+		}
+		if open && d.cont != nil && loc[1] == len(s) {
+			if n, ended := d.cont(s[start:]); !ended { // a secret still coming: an open marker
+				b.WriteString(s[last:start])
+				b.WriteString(openMark + d.kind + openSign)
+				b.WriteString(s[start+n:]) // a key block's raw tail, held back
+				last, changed = len(s), true
+				break
+			}
+		}
+		if open && d.cont == nil && atEdge(s, loc[0], loc[1]) {
+			continue // decided on the next call, with more text
+		}
+		if r.strategy[i] == Block {
+			return "", d.kind
+		}
+		b.WriteString(s[last:start])
+		b.WriteString(r.replacement(i, s[start:end]))
+		last, changed = end, true
+	}
+	if !changed {
+		return s, "" // every match failed its check, or waits for more text
+	}
+	b.WriteString(s[last:])
+	return b.String(), ""
 }
 
 func (r *Redactor) replacement(i int, secret string) string {

@@ -13,77 +13,93 @@ import (
 // quote) stays in the last word, and the deny patterns also run on the
 // raw text.
 func shellWords(cmd string) [][][]string {
-	var pipelines [][][]string
-	var pipeline [][]string
-	var words []string
-	var word strings.Builder
-	inWord := false
-	endWord := func() {
-		if inWord {
-			words = append(words, word.String())
-			word.Reset()
-			inWord = false
-		}
-	}
-	endCommand := func() {
-		endWord()
-		if len(words) > 0 {
-			pipeline = append(pipeline, words)
-			words = nil
-		}
-	}
-	endPipeline := func() {
-		endCommand()
-		if len(pipeline) > 0 {
-			pipelines = append(pipelines, pipeline)
-			pipeline = nil
-		}
-	}
+	var t tokenizer
 	for i := 0; i < len(cmd); i++ {
 		ch := cmd[i]
 		switch {
 		case ch == '\\' && i+1 < len(cmd):
 			i++
 			if cmd[i] != '\n' {
-				word.WriteByte(cmd[i])
-				inWord = true
+				t.add(cmd[i : i+1])
 			}
 		case ch == '\'':
 			j := strings.IndexByte(cmd[i+1:], '\'')
 			if j < 0 {
 				j = len(cmd) - i - 1
 			}
-			word.WriteString(cmd[i+1 : i+1+j])
-			inWord = true
+			t.add(cmd[i+1 : i+1+j])
 			i += j + 1
 		case ch == '"':
-			i++
-			for ; i < len(cmd) && cmd[i] != '"'; i++ {
-				if cmd[i] == '\\' && i+1 < len(cmd) && strings.IndexByte("\"\\$`", cmd[i+1]) >= 0 {
-					i++
-				}
-				word.WriteByte(cmd[i])
-			}
-			inWord = true
+			i = t.double(cmd, i+1)
 		case ch == ' ' || ch == '\t':
-			endWord()
+			t.endWord()
 		case ch == '|' && i+1 < len(cmd) && cmd[i+1] == '|', ch == '&' && i+1 < len(cmd) && cmd[i+1] == '&':
 			i++
-			endPipeline()
+			t.endPipeline()
 		case ch == '|':
-			endCommand()
-		case ch == ';' || ch == '\n' || ch == '&' || ch == '(' || ch == ')' || ch == '`' || ch == '{' && !inWord || ch == '}' && !inWord:
-			endPipeline()
+			t.endCommand()
+		case ch == ';' || ch == '\n' || ch == '&' || ch == '(' || ch == ')' || ch == '`' || ch == '{' && !t.inWord || ch == '}' && !t.inWord:
+			t.endPipeline()
 		case ch == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
 			i++
-			endPipeline() // a command substitution is a command of its own
+			t.endPipeline() // a command substitution is a command of its own
 		default:
-			word.WriteByte(ch)
-			inWord = true
+			t.add(cmd[i : i+1])
 		}
 	}
-	endPipeline()
-	return pipelines
+	t.endPipeline()
+	return t.pipelines
+}
+
+// tokenizer collects shellWords' words, commands and pipelines.
+type tokenizer struct {
+	pipelines [][][]string
+	pipeline  [][]string
+	words     []string
+	word      strings.Builder
+	inWord    bool
+}
+
+func (t *tokenizer) add(s string) {
+	t.word.WriteString(s)
+	t.inWord = true
+}
+
+// double reads a double-quoted string from cmd[i:], and returns the index
+// of its closing quote.
+func (t *tokenizer) double(cmd string, i int) int {
+	for ; i < len(cmd) && cmd[i] != '"'; i++ {
+		if cmd[i] == '\\' && i+1 < len(cmd) && strings.IndexByte("\"\\$`", cmd[i+1]) >= 0 {
+			i++
+		}
+		t.word.WriteByte(cmd[i])
+	}
+	t.inWord = true
+	return i
+}
+
+func (t *tokenizer) endWord() {
+	if t.inWord {
+		t.words = append(t.words, t.word.String())
+		t.word.Reset()
+		t.inWord = false
+	}
+}
+
+func (t *tokenizer) endCommand() {
+	t.endWord()
+	if len(t.words) > 0 {
+		t.pipeline = append(t.pipeline, t.words)
+		t.words = nil
+	}
+}
+
+func (t *tokenizer) endPipeline() {
+	t.endCommand()
+	if len(t.pipeline) > 0 {
+		t.pipelines = append(t.pipelines, t.pipeline)
+		t.pipeline = nil
+	}
 }
 
 // program returns a simple command's program name (its base name) and
