@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"context"
@@ -12,15 +12,16 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// claudeInterpreters are the interpreters of testdata/claude's scripts,
+// claudeInterpreters are the interpreters of testdata's scripts,
 // by extension.
 var claudeInterpreters = map[string]string{".sh": "bash", ".py": "python3", ".js": "node"}
 
-// claudeScript is the command that runs testdata/claude/<name> with its
+// claudeScript is the command that runs testdata/<name> with its
 // interpreter and args, shell-quoted for a Claude Code "command". The test
 // is skipped, with the reason, when the interpreter is not installed.
 func claudeScript(t testing.TB, name string, args ...string) string {
@@ -29,7 +30,7 @@ func claudeScript(t testing.TB, name string, args ...string) string {
 	if _, err := exec.LookPath(interp); err != nil {
 		t.Skipf("%s needs %s, which is not installed: %v", name, interp, err)
 	}
-	path, err := filepath.Abs(filepath.Join("testdata", "claude", name))
+	path, err := filepath.Abs(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	words := []string{interp, ccQuote(path)}
 	for _, a := range args {
@@ -104,9 +105,9 @@ func claudeHost(t testing.TB, p *ccPerson) hooks.Host {
 }
 
 // claudeRun starts a run of the hooks of settings on host.
-func claudeRun(t *testing.T, rec *recorder, host hooks.Host, settings []byte, opts ...hooks.ClaudeOption) (*hooks.Chain, *hooks.Run) {
+func claudeRun(t *testing.T, rec *recorder, host hooks.Host, settings []byte, opts ...claudecode.Option) (*hooks.Chain, *hooks.Run) {
 	t.Helper()
-	hs, err := hooks.ClaudeCodeHooks(settings, opts...)
+	hs, err := claudecode.Hooks(settings, opts...)
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
 	require.NoError(t, err)
@@ -131,11 +132,11 @@ func ccShell(rec *recorder) hooks.ToolFunc {
 }
 
 // ccToolNames maps the host's shell tool to Claude Code's Bash.
-var ccToolNames = hooks.ClaudeToolNames(map[string]string{"shell": "Bash", "write_file": "Write"})
+var ccToolNames = claudecode.ToolNames(map[string]string{"shell": "Bash", "write_file": "Write"})
 
 // A bash guard in the style of the public ones refuses with exit 2, its
 // stderr the reason the model reads, and lets other commands run.
-func TestClaudePreToolUseExit2RefusesWithStderr(t *testing.T) {
+func TestPreToolUseExit2RefusesWithStderr(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
 		claudeSettings(t, map[string][]map[string]any{"PreToolUse": {ccGroup("Bash", claudeScript(t, "bash_guard.sh"))}}), ccToolNames)
@@ -151,7 +152,7 @@ func TestClaudePreToolUseExit2RefusesWithStderr(t *testing.T) {
 
 // Exit 2 with an empty stderr takes the reason of the JSON on stdout, else
 // a fixed text naming the handler.
-func TestClaudeExit2ReasonFallbacks(t *testing.T) {
+func TestExit2ReasonFallbacks(t *testing.T) {
 	for name, tc := range map[string]struct{ out, want string }{
 		"stdout reason": {`{"reason":"from stdout"}`, "from stdout"},
 		"nothing":       {"", "blocked by Claude Code hook PreToolUse[0].hooks[0]"},
@@ -169,7 +170,7 @@ func TestClaudeExit2ReasonFallbacks(t *testing.T) {
 
 // A python3 guard that denies edits to .env with permissionDecision, and a
 // legacy "decision": "block", both refuse with their reason.
-func TestClaudePreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
+func TestPreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
 	var rec recorder
 	settings := claudeSettings(t, map[string][]map[string]any{"PreToolUse": {
 		ccGroup("Write|Edit|MultiEdit", claudeScript(t, "protect_env.py")),
@@ -193,7 +194,7 @@ func TestClaudePreToolUseJSONDenyAndLegacyBlock(t *testing.T) {
 
 // "ask" asks the ccPerson through Host.Confirm: yes runs the call, no
 // refuses it.
-func TestClaudePreToolUseAsk(t *testing.T) {
+func TestPreToolUseAsk(t *testing.T) {
 	ask := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask","permissionDecisionReason":"this touches the network"}}`
 	for _, answer := range []bool{true, false} {
 		var rec recorder
@@ -215,7 +216,7 @@ func TestClaudePreToolUseAsk(t *testing.T) {
 }
 
 // Deny beats ask: nobody is asked about a call a later handler denies.
-func TestClaudeDenyBeatsAsk(t *testing.T) {
+func TestDenyBeatsAsk(t *testing.T) {
 	var rec recorder
 	p := &ccPerson{answer: true}
 	ask := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`
@@ -231,7 +232,7 @@ func TestClaudeDenyBeatsAsk(t *testing.T) {
 // updatedInput replaces the arguments; handlers run in the file's order,
 // each seeing the arguments as rewritten before it, and the tool sees the
 // last rewrite while OriginalCall keeps the model's.
-func TestClaudeUpdatedInputInFileOrder(t *testing.T) {
+func TestUpdatedInputInFileOrder(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "seen")
 	rewrite := claudeScript(t, "rewrite_timeout.py")
@@ -252,7 +253,7 @@ func TestClaudeUpdatedInputInFileOrder(t *testing.T) {
 
 // A script that prints its input back (cat) ends because stdin is closed,
 // and its output, unknown keys only, is no opinion.
-func TestClaudeCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
+func TestCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
 		claudeSettings(t, map[string][]map[string]any{"PreToolUse": {ccGroup("", "cat")}, "PostToolUse": {ccGroup("", "cat")}}))
@@ -264,7 +265,7 @@ func TestClaudeCatEndsAndUnknownKeysAreIgnored(t *testing.T) {
 
 // An exit code other than 0 and 2 fails open with a diagnostic naming the
 // handler; with "failClosed" it refuses the call.
-func TestClaudeOtherExitCodesFailOpen(t *testing.T) {
+func TestOtherExitCodesFailOpen(t *testing.T) {
 	for _, failClosed := range []bool{false, true} {
 		var rec recorder
 		settings, err := json.Marshal(map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{
@@ -288,7 +289,7 @@ func TestClaudeOtherExitCodesFailOpen(t *testing.T) {
 
 // "continue": false from a tool event refuses the call with stopReason and
 // ends the run at the next model request; systemMessage reaches Notify.
-func TestClaudeContinueFalseFromAToolEvent(t *testing.T) {
+func TestContinueFalseFromAToolEvent(t *testing.T) {
 	var rec recorder
 	p := &ccPerson{}
 	out := `{"continue":false,"stopReason":"budget spent","systemMessage":"stopping the run"}`
@@ -309,7 +310,7 @@ func TestClaudeContinueFalseFromAToolEvent(t *testing.T) {
 
 // Arguments JSON cannot carry exactly (NaN) never reach a handler changed:
 // the handler fails, open by default, closed with "failClosed".
-func TestClaudeArgumentsThatCannotBeSentFailTheHandler(t *testing.T) {
+func TestArgumentsThatCannotBeSentFailTheHandler(t *testing.T) {
 	for _, failClosed := range []bool{false, true} {
 		var rec recorder
 		settings, err := json.Marshal(map[string]any{"PreToolUse": []any{map[string]any{"hooks": []any{

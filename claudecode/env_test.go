@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"os"
@@ -14,7 +14,7 @@ import (
 
 // The command's environment is exactly Host.Env plus CLAUDE_PROJECT_DIR,
 // which names the workdir even when Host.Env sets it otherwise.
-func TestClaudeEnvironmentIsHostEnv(t *testing.T) {
+func TestEnvironmentIsHostEnv(t *testing.T) {
 	var rec recorder
 	host := claudeHost(t, &ccPerson{})
 	host.Env = map[string]string{"PATH": os.Getenv("PATH"), "ONLY": "1", "CLAUDE_PROJECT_DIR": "/elsewhere"}
@@ -36,7 +36,7 @@ func TestClaudeEnvironmentIsHostEnv(t *testing.T) {
 
 // The bash guard reads tool_input.command with python3 when jq is
 // missing, and decides the same.
-func TestClaudeBashGuardWithoutJq(t *testing.T) {
+func TestBashGuardWithoutJq(t *testing.T) {
 	bin := t.TempDir()
 	for _, name := range []string{"bash", "sh", "cat", "grep", "python3", "printf"} {
 		path, err := exec.LookPath(name)

@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"bytes"
@@ -9,18 +9,19 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 )
 
 // benchClaudeScript is the trivial script both benchmarks run.
 func benchClaudeScript(b *testing.B) (path, dir string) {
-	path, err := filepath.Abs("testdata/claude/allow.sh")
+	path, err := filepath.Abs("testdata/allow.sh")
 	if err != nil {
 		b.Fatal(err)
 	}
 	return path, b.TempDir()
 }
 
-// BenchmarkClaudeExec spawns testdata/claude/allow.sh as Claude Code does,
+// BenchmarkClaudeExec spawns testdata/allow.sh as Claude Code does,
 // with sh -c, through os/exec: it writes the input and reads the output.
 // The floor for a Claude Code hook.
 func BenchmarkClaudeExec(b *testing.B) {
@@ -41,8 +42,8 @@ func BenchmarkClaudeExec(b *testing.B) {
 // Run.BeforeToolExecute.
 func BenchmarkClaudeHook(b *testing.B) {
 	path, dir := benchClaudeScript(b)
-	hs, err := hooks.ClaudeCodeHooks([]byte(`{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":`+strconv.Quote(path)+`}]}]}`),
-		hooks.ClaudeToolNames(map[string]string{"shell": "Bash"}))
+	hs, err := claudecode.Hooks([]byte(`{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":`+strconv.Quote(path)+`}]}]}`),
+		claudecode.ToolNames(map[string]string{"shell": "Bash"}))
 	if err != nil {
 		b.Fatal(err)
 	}

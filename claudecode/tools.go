@@ -1,20 +1,22 @@
-package hooks
+package claudecode
 
 import (
 	"encoding/json"
-	"fmt"
 	"maps"
 	"strings"
+
+	"github.com/rienda/hooks"
 )
 
-// toolInput is a call's tool_name, tool_input and tool_use_id, or why the
-// call cannot be sent exactly (see encodeArguments).
-func (h *claudeHook) toolInput(call ToolCall, args map[string]any) (claudeInput, error) {
+// toolInput is the input of a handler of a tool event: tool_name,
+// tool_input and tool_use_id, or why the call cannot be sent exactly
+// (see encodeArguments).
+func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error) {
 	text, err := encodeArguments(args)
 	if err != nil {
-		return claudeInput{}, err
+		return input{}, err
 	}
-	return claudeInput{HookEventName: h.event, ToolName: h.set.claudeName(call.Name),
+	return input{HookEventName: h.event, ToolName: h.set.claudeName(call.Name),
 		ToolInput: json.RawMessage(text), ToolUseID: call.ID}, nil
 }
 
@@ -23,8 +25,10 @@ func (h *claudeHook) toolInput(call ToolCall, args map[string]any) (claudeInput,
 // (exit 2, "permissionDecision": "deny", a legacy "decision": "block", or
 // "continue": false) refuses the call; "ask" asks a person through
 // Host.Confirm once every handler has run without a deny; updatedInput
-// replaces the arguments.
-func (h *claudeHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
+// replaces the arguments. A handler whose decision cannot be read because
+// it printed too much refuses the call, as a failClosed handler's failure
+// does (hooks.FailClosed).
+func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	name := h.set.claudeName(call.Name)
 	args, rewritten := call.Arguments, false
 	var asks []string
@@ -32,32 +36,27 @@ func (h *claudeHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatc
 		if !hd.matcher.matches(name, call.Name) {
 			continue
 		}
-		in, err := h.toolInput(call, args)
-		r := claudeResult{err: err}
-		if err == nil {
-			if r, err = hd.run(c, in); err != nil {
-				return nil, err
-			}
-		} else {
-			r.err = &claudeFailure{hd.where, hd.argv, err}
+		var r result
+		if in, err := h.toolInput(call, args); err != nil {
+			r.err = hd.fail(err)
+		} else if r, err = hd.run(c, in); err != nil {
+			return nil, err
 		}
-		if r.err != nil {
-			if hd.failClosed {
-				c.diagnose(h.point, r.err)
-				return Refuse(fmt.Sprintf("Tool call blocked: Claude Code hook %s failed", hd.where)), nil
-			}
-			h.settle(c, &r)
+		if f, ok := r.err.(*failure); ok && (hd.failClosed || r.tooMuch) {
+			f.then = "the tool call is refused"
+			return nil, hooks.FailClosed(f)
+		}
+		if !h.settle(c, &r) {
 			continue
 		}
-		r.notify(c, h.event)
 		if reason, stop := r.stops(hd.where); stop {
-			h.set.update(c.RunID(), func(st *claudeRun) { st.end = &reason })
-			return Refuse(reason), nil
+			h.askEnd(c, reason)
+			return hooks.Refuse(reason), nil
 		}
 		decision, reason := r.permission(hd.where)
 		switch decision {
 		case "deny":
-			return Refuse(reason), nil
+			return hooks.Refuse(reason), nil
 		case "ask":
 			asks = append(asks, reason)
 		}
@@ -67,19 +66,28 @@ func (h *claudeHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatc
 	}
 	if len(asks) > 0 {
 		shown, _ := encodeArguments(args)
-		if !c.Confirm(Prompt{Title: "Allow " + name + "?", Body: strings.Join(asks, "\n") + "\n\n" + name + " " + shown}) {
-			return Refuse("The user declined this " + name + " call: " + strings.Join(asks, "; ")), nil
+		if !c.Confirm(hooks.Prompt{Title: "Allow " + name + "?", Body: strings.Join(asks, "\n") + "\n\n" + name + " " + cut(shown)}) {
+			return hooks.Refuse("The user declined this " + name + " call: " + strings.Join(asks, "; ")), nil
 		}
 	}
 	if rewritten {
-		return &ToolCallPatch{Arguments: maps.Clone(args)}, nil
+		return &hooks.ToolCallPatch{Arguments: maps.Clone(args)}, nil
 	}
 	return nil, nil
 }
 
+// askEnd keeps an end a handler asked for ("continue": false) in the
+// hook's run state, for its next BeforeModelRequest: a snapshot between
+// the two carries it.
+func (h *hook) askEnd(c *hooks.Context, reason string) {
+	st := load(c)
+	st.End = &reason
+	save(c, st)
+}
+
 // permission reads a PreToolUse decision: "deny", "ask", or "" (allow or
-// no opinion), with its reason.
-func (r *claudeResult) permission(where string) (decision, reason string) {
+// no opinion), with its reason, cut to maxReason.
+func (r *result) permission(where string) (decision, reason string) {
 	if r.blocked {
 		return "deny", r.reason
 	}
@@ -111,7 +119,7 @@ func (r *claudeResult) permission(where string) (decision, reason string) {
 	default:
 		return "", ""
 	}
-	return decision, reason
+	return decision, cut(reason)
 }
 
 // AfterToolExecute runs PostToolUse handlers on a result that is not an
@@ -119,8 +127,9 @@ func (r *claudeResult) permission(where string) (decision, reason string) {
 // updatedToolOutput replaces the result the next handler and the model
 // see; a block (exit 2, "decision": "block") and additionalContext are
 // added to the result for the model to read; "continue": false ends the
-// run at the next model request.
-func (h *claudeHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult) (*ToolResultPatch, error) {
+// run at the next model request. A handler whose output is too large to
+// read withholds the result: it may have been there to redact it.
+func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 	if res.IsError != (h.event == "PostToolUseFailure") {
 		return nil, nil
 	}
@@ -131,7 +140,7 @@ func (h *claudeHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult)
 		}
 		in, err := h.toolInput(call, call.Arguments)
 		if err != nil {
-			c.diagnose(h.point, &claudeFailure{hd.where, hd.argv, err})
+			c.Diagnose(hd.fail(err))
 			continue
 		}
 		in.ToolResponse = res.Value
@@ -145,11 +154,17 @@ func (h *claudeHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult)
 		if err != nil {
 			return nil, err
 		}
+		if r.tooMuch {
+			r.err.(*failure).then = "the result is withheld from the model"
+			c.Diagnose(r.err)
+			text := "The result was withheld: Claude Code hook " + hd.where + " printed more than can be read."
+			return &hooks.ToolResultPatch{Text: &text, IsError: new(true), Value: text}, nil
+		}
 		if !h.settle(c, &r) {
 			continue
 		}
 		if reason, stop := r.stops(hd.where); stop {
-			h.set.update(c.RunID(), func(st *claudeRun) { st.end = &reason })
+			h.askEnd(c, reason)
 		}
 		if r.replaceResult(&res) {
 			changed = true
@@ -161,13 +176,13 @@ func (h *claudeHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult)
 	if !changed {
 		return nil, nil
 	}
-	return &ToolResultPatch{Text: &res.Text, Value: res.Value}, nil
+	return &hooks.ToolResultPatch{Text: &res.Text, Value: res.Value}, nil
 }
 
 // replaceResult applies updatedToolOutput (or updatedMCPToolOutput): a
 // string replaces the text; any other JSON value becomes the value, and
 // its JSON the text.
-func (r *claudeResult) replaceResult(res *ToolResult) bool {
+func (r *result) replaceResult(res *hooks.ToolResult) bool {
 	if r.out == nil {
 		return false
 	}
@@ -192,13 +207,13 @@ func (r *claudeResult) replaceResult(res *ToolResult) bool {
 
 // feedback is what the model reads after the result: a block's reason
 // and additionalContext.
-func (r *claudeResult) feedback(where string) []string {
+func (r *result) feedback(where string) []string {
 	var out []string
 	if reason, block := r.blocks(where); block {
 		out = append(out, "PostToolUse hook feedback: "+reason)
 	}
 	if r.out != nil && r.out.HookSpecificOutput.AdditionalContext != "" {
-		out = append(out, r.out.HookSpecificOutput.AdditionalContext)
+		out = append(out, cut(r.out.HookSpecificOutput.AdditionalContext))
 	}
 	return out
 }

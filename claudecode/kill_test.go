@@ -1,6 +1,6 @@
 //go:build linux
 
-package hooks_test
+package claudecode_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -19,7 +20,7 @@ import (
 // the call goes on (fail open) with a diagnostic naming the handler. The
 // timeout must come once hang.sh has started its child: on a machine too
 // busy for that within the first timeout, the test runs again with more.
-func TestClaudeHangingScriptIsKilledWithItsChild(t *testing.T) {
+func TestHangingScriptIsKilledWithItsChild(t *testing.T) {
 	for _, seconds := range []string{"0.3", "2", "8"} {
 		pidFile := filepath.Join(t.TempDir(), "child.pid")
 		var rec recorder
@@ -45,4 +46,17 @@ func TestClaudeHangingScriptIsKilledWithItsChild(t *testing.T) {
 		return
 	}
 	t.Fatal("hang.sh never got to start its child")
+}
+
+// alive reports whether pid runs (a zombie does not).
+func alive(pid int) bool {
+	if syscall.Kill(pid, 0) != nil {
+		return false
+	}
+	stat, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return false
+	}
+	fields := strings.Fields(string(stat[strings.LastIndexByte(string(stat), ')')+1:]))
+	return len(fields) > 0 && fields[0] != "Z"
 }

@@ -1,4 +1,4 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"encoding/json"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -35,7 +36,7 @@ func ccInputs(t *testing.T, path string) ([]map[string]any, []string) {
 
 // PreToolUse reads Claude Code's input: snake_case, the Claude tool name,
 // tool_input as an object, in the workdir with CLAUDE_PROJECT_DIR.
-func TestClaudeInputOnStdin(t *testing.T) {
+func TestInputOnStdin(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "seen")
 	host := claudeHost(t, &ccPerson{})
@@ -52,11 +53,11 @@ func TestClaudeInputOnStdin(t *testing.T) {
 }
 
 // "args" runs the command without a shell: a word with a space stays one.
-func TestClaudeArgsRunWithoutAShell(t *testing.T) {
+func TestArgsRunWithoutAShell(t *testing.T) {
 	var rec recorder
 	dir := t.TempDir()
 	log := filepath.Join(dir, "a log")
-	script, err := filepath.Abs("testdata/claude/record.sh")
+	script, err := filepath.Abs("testdata/record.sh")
 	require.NoError(t, err)
 	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{"PreToolUse": []any{map[string]any{
 		"hooks": []any{map[string]any{"type": "command", "command": script, "args": []string{log}}}}}}})
@@ -72,7 +73,7 @@ func TestClaudeArgsRunWithoutAShell(t *testing.T) {
 // the model reads; a node script's updatedToolOutput replaces the result
 // and its systemMessage reaches Notify. PostToolUseFailure runs only on an
 // error result, with the error.
-func TestClaudePostToolUse(t *testing.T) {
+func TestPostToolUse(t *testing.T) {
 	var rec recorder
 	p := &ccPerson{}
 	log := filepath.Join(t.TempDir(), "failures")
@@ -105,7 +106,7 @@ func TestClaudePostToolUse(t *testing.T) {
 }
 
 // A result's Value is what tool_response carries when it is set.
-func TestClaudeToolResponseIsTheValue(t *testing.T) {
+func TestToolResponseIsTheValue(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "seen")
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
@@ -136,7 +137,7 @@ func ccTurn(t *testing.T, run *hooks.Run, messages []hooks.Message, text string)
 // A node Stop hook sends the run on once; the reply after it has
 // stop_hook_active true and may stop. UserPromptSubmit does not fire for
 // the continuation, but does for the next user prompt.
-func TestClaudeStopContinuesOnce(t *testing.T) {
+func TestStopContinuesOnce(t *testing.T) {
 	var rec recorder
 	dir := t.TempDir()
 	stops, prompts := filepath.Join(dir, "stops"), filepath.Join(dir, "prompts")
@@ -167,10 +168,10 @@ func TestClaudeStopContinuesOnce(t *testing.T) {
 
 // A Stop script that always blocks sends the run on at most the bound
 // times in a row; then the reply stands, with a diagnostic.
-func TestClaudeStopContinuationsAreBounded(t *testing.T) {
+func TestStopContinuationsAreBounded(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
-		"Stop": {ccGroup("", ccEmit(t, `{"decision":"block","reason":"keep going"}`, "0", ""))}}), hooks.ClaudeStopContinuations(2))
+		"Stop": {ccGroup("", ccEmit(t, `{"decision":"block","reason":"keep going"}`, "0", ""))}}), claudecode.StopContinuations(2))
 	msgs := []hooks.Message{{Role: "user", Text: "go"}}
 	var continued int
 	for range 4 {
@@ -187,7 +188,7 @@ func TestClaudeStopContinuationsAreBounded(t *testing.T) {
 }
 
 // "continue": false from Stop ends the run with stopReason.
-func TestClaudeStopContinueFalseEnds(t *testing.T) {
+func TestStopContinueFalseEnds(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
 		"Stop": {ccGroup("", ccEmit(t, `{"continue":false,"stopReason":"enough"}`, "0", ""))}}))
@@ -199,7 +200,7 @@ func TestClaudeStopContinueFalseEnds(t *testing.T) {
 // SessionStart's plain stdout is in the System of every model request;
 // on resume the handlers run again with source "resume", which a matcher
 // can select.
-func TestClaudeSessionStartContext(t *testing.T) {
+func TestSessionStartContext(t *testing.T) {
 	var rec recorder
 	host := claudeHost(t, &ccPerson{})
 	chain, run := claudeRun(t, &rec, host, claudeSettings(t, map[string][]map[string]any{"SessionStart": {
@@ -222,7 +223,7 @@ func TestClaudeSessionStartContext(t *testing.T) {
 
 // A node UserPromptSubmit hook blocks a prompt with a password (the run
 // ends with the reason) and adds context to the request otherwise.
-func TestClaudeUserPromptSubmit(t *testing.T) {
+func TestUserPromptSubmit(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
 		"UserPromptSubmit": {ccGroup("", claudeScript(t, "prompt_guard.js"))}}))
@@ -237,10 +238,10 @@ func TestClaudeUserPromptSubmit(t *testing.T) {
 
 // SessionEnd runs at AfterRun with the outcome as its reason, matched by
 // the matcher.
-func TestClaudeSessionEnd(t *testing.T) {
+func TestSessionEnd(t *testing.T) {
 	var rec recorder
 	log := filepath.Join(t.TempDir(), "ends")
-	hs, err := hooks.ClaudeCodeHooks(claudeSettings(t, map[string][]map[string]any{"SessionEnd": {
+	hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{"SessionEnd": {
 		ccGroup("completed|failed", claudeScript(t, "record.sh", log)), ccGroup("interrupted", claudeScript(t, "record.sh", log))}}))
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))

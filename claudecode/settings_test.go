@@ -1,10 +1,11 @@
-package hooks_test
+package claudecode_test
 
 import (
 	"fmt"
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -21,26 +22,26 @@ func ccNames(hs []hooks.Hook) []string {
 // A whole settings.json and its "hooks" object alone give the same hooks,
 // one per event, in a fixed order; a settings.json without hooks, or with
 // disableAllHooks, gives none.
-func TestClaudeSettingsShapes(t *testing.T) {
+func TestSettingsShapes(t *testing.T) {
 	events := `{"Stop":[{"hooks":[{"type":"command","command":"true"}]}],
 		"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true","timeout":30}]}]}`
 	for name, settings := range map[string]string{
 		"whole":      `{"permissions":{"allow":["Bash(ls)"]},"env":{"A":"1"},"hooks":` + events + `}`,
 		"hooks only": events,
 	} {
-		hs, err := hooks.ClaudeCodeHooks([]byte(settings))
+		hs, err := claudecode.Hooks([]byte(settings))
 		require.NoError(t, err, name)
 		assert.Equal(t, []string{"claude:PreToolUse", "claude:Stop"}, ccNames(hs), name)
 	}
 	for _, settings := range []string{`{}`, `{"permissions":{"deny":[]}}`, `{"disableAllHooks":true,"hooks":` + events + `}`} {
-		hs, err := hooks.ClaudeCodeHooks([]byte(settings))
+		hs, err := claudecode.Hooks([]byte(settings))
 		require.NoError(t, err, settings)
 		assert.Empty(t, hs, settings)
 	}
 }
 
 // A malformed entry is an error naming the event and the index.
-func TestClaudeSettingsErrors(t *testing.T) {
+func TestSettingsErrors(t *testing.T) {
 	for settings, want := range map[string]string{
 		`[]`:                  "must be a JSON object",
 		`{"hooks":[]}`:        "hooks: must be an object of events",
@@ -54,17 +55,17 @@ func TestClaudeSettingsErrors(t *testing.T) {
 		`{"Stop":[{"hooks":[{"type":"command","command":"true","timeout":"30"}]}]}`:               "hooks.Stop[0].hooks[0]: must be an object",
 		`{"SessionEnd":[{"hooks":[]},{"matcher":"x","hooks":[{"type":"command","command":""}]}]}`: "hooks.SessionEnd[1].hooks[0].command",
 	} {
-		_, err := hooks.ClaudeCodeHooks([]byte(settings))
+		_, err := claudecode.Hooks([]byte(settings))
 		require.Error(t, err, settings)
 		assert.Contains(t, err.Error(), want, settings)
 	}
-	_, err := hooks.ClaudeCodeHooks([]byte(`{}`), hooks.ClaudeToolNames(map[string]string{"shell": ""}))
+	_, err := claudecode.Hooks([]byte(`{}`), claudecode.ToolNames(map[string]string{"shell": ""}))
 	assert.ErrorContains(t, err, "empty tool name")
 }
 
 // Events and handler types this library does not run are skipped, each
 // with a diagnostic naming it through the sink; the rest load.
-func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
+func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 	var rec recorder
 	settings := `{"hooks":{
 		"Notification":[{"hooks":[{"type":"command","command":"notify-send hi"}]}],
@@ -72,7 +73,7 @@ func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 			{"type":"prompt","prompt":"Is this safe? $ARGUMENTS"},
 			{"type":"http","url":"http://localhost:1/hook"},
 			{"type":"command","command":"true","if":"Bash(git *)","statusMessage":"checking","async":false}]}]}}`
-	hs, err := hooks.ClaudeCodeHooks([]byte(settings), hooks.ClaudeDiagnostics(rec.diagnose))
+	hs, err := claudecode.Hooks([]byte(settings), claudecode.Diagnostics(rec.diagnose))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"claude:PreToolUse"}, ccNames(hs))
 	var got []string
@@ -88,19 +89,19 @@ func TestClaudeSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 
 // A name prefix keeps the hooks of two settings files apart in one chain;
 // without it, the chain refuses the duplicate names.
-func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
+func TestNamePrefixKeepsNamesUnique(t *testing.T) {
 	settings := []byte(`{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"true"}]}]}}`)
-	user, err := hooks.ClaudeCodeHooks(settings, hooks.ClaudeNamePrefix("user:"))
+	user, err := claudecode.Hooks(settings, claudecode.NamePrefix("user:"))
 	require.NoError(t, err)
-	project, err := hooks.ClaudeCodeHooks(settings, hooks.ClaudeNamePrefix("project:"))
+	project, err := claudecode.Hooks(settings, claudecode.NamePrefix("project:"))
 	require.NoError(t, err)
 	chain, err := hooks.NewChain(append(user, project...))
 	require.NoError(t, err)
 	assert.Equal(t, []string{"user:PreToolUse", "project:PreToolUse"}, ccNames(chain.Hooks()))
 
-	again, err := hooks.ClaudeCodeHooks(settings)
+	again, err := claudecode.Hooks(settings)
 	require.NoError(t, err)
-	first, err := hooks.ClaudeCodeHooks(settings)
+	first, err := claudecode.Hooks(settings)
 	require.NoError(t, err)
 	_, err = hooks.NewChain(append(first, again...))
 	assert.ErrorContains(t, err, "duplicate")
@@ -108,8 +109,8 @@ func TestClaudeNamePrefixKeepsNamesUnique(t *testing.T) {
 
 // Every matcher form of Claude Code, on the tool name (the Claude name and
 // the host's both match).
-func TestClaudeMatcherForms(t *testing.T) {
-	names := hooks.ClaudeToolNames(map[string]string{"shell": "Bash", "fs_edit": "Edit"})
+func TestMatcherForms(t *testing.T) {
+	names := claudecode.ToolNames(map[string]string{"shell": "Bash", "fs_edit": "Edit"})
 	for matcher, want := range map[string][]string{
 		"":                 {"shell", "fs_edit", "mcp__github__create_issue"},
 		"*":                {"shell", "fs_edit", "mcp__github__create_issue"},
@@ -137,4 +138,47 @@ func TestClaudeMatcherForms(t *testing.T) {
 		}
 		assert.Equal(t, want, refused, "matcher %q", matcher)
 	}
+}
+
+// Typos load as Claude Code loads them (it ignores keys it does not know),
+// and each is a load diagnostic naming the key it resembles: a top-level
+// "hook" gives no hook, "matchers" leaves the handler running on every
+// tool, "timeOut" leaves the default timeout, a misspelt event is skipped.
+func TestSettingsTyposAreDiagnosed(t *testing.T) {
+	block := `{"type":"command","command":"echo '{\"decision\":\"block\",\"reason\":\"guarded\"}'"`
+	for name, tc := range map[string]struct {
+		settings string
+		hooks    []string
+		diags    []string
+	}{
+		"hook": {`{"hook":{"PreToolUse":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`hook: unknown key "hook" is ignored (as Claude Code ignores it); did you mean "hooks"?`}},
+		"Hooks": {`{"Hooks":{"PreToolUse":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`Hooks: unknown key "Hooks" is ignored (as Claude Code ignores it); did you mean "hooks"?`}},
+		"matchers and timeOut": {`{"hooks":{"PreToolUse":[{"matchers":"Bash","hooks":[` + block + `,"timeOut":5}]}]}}`, []string{"claude:PreToolUse"},
+			[]string{`hooks.PreToolUse[0]: unknown key "matchers" is ignored (as Claude Code ignores it); did you mean "matcher"?`,
+				`hooks.PreToolUse[0].hooks[0]: unknown key "timeOut" is ignored (as Claude Code ignores it); did you mean "timeout"?`}},
+		"an event": {`{"hooks":{"PreToolUSe":[{"hooks":[` + block + `}]}]}}`, nil,
+			[]string{`hooks.PreToolUSe: event not run by this library, skipped (1 group(s)) (did you mean "PreToolUse"?)`}},
+		"a key unlike any": {`{"hooks":{"Stop":[{"hooks":[` + block + `,"shell":"zsh"}]}]}}`, []string{"claude:Stop"},
+			[]string{`unknown key "shell" is ignored (as Claude Code ignores it); the keys here are type, command, args, timeout`}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			var rec recorder
+			hs, err := claudecode.Hooks([]byte(tc.settings), claudecode.Diagnostics(rec.diagnose))
+			require.NoError(t, err)
+			assert.Equal(t, tc.hooks, ccNames(hs))
+			require.Len(t, rec.diagnostics(), len(tc.diags))
+			for i, want := range tc.diags {
+				assert.Contains(t, rec.diagnostics()[i].Err.Error(), want)
+			}
+		})
+	}
+	// "matchers" is no matcher: the guard runs on every tool, as in Claude Code.
+	var rec recorder
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}),
+		[]byte(`{"hooks":{"PreToolUse":[{"matchers":"Bash","hooks":[`+block+`}]}]}}`), claudecode.Diagnostics(func(hooks.Diagnostic) {}))
+	step, err := run.BeforeToolExecute(bg, hooks.ToolCall{Name: "Read"})
+	require.NoError(t, err)
+	assert.True(t, step.Refused)
 }
