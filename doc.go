@@ -90,7 +90,7 @@
 //
 // [Message] keeps a framework's own message value ([Message.WithRaw]) so
 // that [RebuildMessages] hands untouched messages back as they were.
-// [NewContext] carries a run through a framework that passes only a
+// [ContextWithRun] carries a run through a framework that passes only a
 // context; [Runs] keeps one run per session; [ParseArguments] decodes a
 // model's raw arguments; [ToolStep.Rewritten] says when to re-encode them;
 // [ToolSteps] keeps steps between split callbacks. The adapters/ folder
@@ -114,7 +114,8 @@
 //
 // [CommandHooks] turns a settings file's "hooks" list into hooks that run
 // external programs, one JSON envelope on stdin and an optional decision on
-// stdout; [ClaudeCodeHooks] runs hooks written for Claude Code's settings.
+// stdout. Package claudecode runs hooks written for Claude Code's
+// settings, and package geminicli those of Gemini CLI.
 // [Chain.DecideTrust] decides whether a project is trusted: command hooks
 // may deny, the others only recommend.
 package hooks

@@ -52,7 +52,7 @@ func benchRun(b *testing.B) context.Context {
 		b.Fatal(err)
 	}
 	b.Cleanup(func() { run.End(ctx, hooks.RunEnd{}) })
-	return hooks.NewContext(ctx, run)
+	return hooks.ContextWithRun(ctx, run)
 }
 
 // BenchmarkModelCall compares one genkit.Generate of an in-process model,

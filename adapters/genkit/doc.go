@@ -4,7 +4,7 @@
 //
 // genkit owns its tool loop and hands its middleware and tools only a
 // context, so the run travels in the context: start a [hooks.Run], put it
-// in the context with [hooks.NewContext], give that context to
+// in the context with [hooks.ContextWithRun], give that context to
 // genkit.Generate with the model middleware, define the tools with
 // [DefineTool] (or wrap their functions with [WrapTool]), and end the run
 // when the Generate returns:
@@ -14,7 +14,7 @@
 //		return err
 //	}
 //	shell := hooksgenkit.DefineTool(g, "shell", "runs a command", runShell)
-//	resp, err := genkit.Generate(hooks.NewContext(ctx, run), g,
+//	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), g,
 //		ai.WithModel(model), ai.WithPrompt(prompt), ai.WithTools(shell),
 //		ai.WithMiddleware(hooksgenkit.Middleware(g, model)))
 //	var out string
@@ -24,7 +24,7 @@
 //	run.End(ctx, hooks.RunEnd{Output: out, Err: err})
 //
 // A tool or model call whose context carries no run fails with an error
-// matching [ErrNoRun]: a forgotten NewContext must not run tools unguarded.
+// matching [ErrNoRun]: a forgotten ContextWithRun must not run tools unguarded.
 //
 // # How the hooks' decisions map
 //

@@ -41,7 +41,7 @@ func Example() {
 		panic(err)
 	}
 
-	resp, err := genkit.Generate(hooks.NewContext(ctx, run), g,
+	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), g,
 		ai.WithModel(model), ai.WithPrompt("clean up"), ai.WithTools(deleteTool),
 		ai.WithMiddleware(hooksgenkit.Middleware(g, model)))
 	var out string

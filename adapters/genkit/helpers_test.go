@@ -33,7 +33,7 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 
 	opts = append([]ai.GenerateOption{ai.WithModel(f.model), ai.WithPrompt("hello"),
 		ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model))}, opts...)
-	resp, err := genkit.Generate(hooks.NewContext(ctx, run), f.g, opts...)
+	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), f.g, opts...)
 	var out string
 	if resp != nil {
 		out = resp.Text()

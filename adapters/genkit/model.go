@@ -14,9 +14,9 @@ import (
 )
 
 // ErrNoRun is the error of a tool or model call whose context carries no
-// hooks.Run: hooks.NewContext was not given to genkit.Generate. The call
+// hooks.Run: hooks.ContextWithRun was not given to genkit.Generate. The call
 // fails rather than run without the hooks that guard it.
-var ErrNoRun = errors.New("hooks/genkit: no hooks.Run in the context: pass hooks.NewContext(ctx, run) to genkit.Generate")
+var ErrNoRun = errors.New("hooks/genkit: no hooks.Run in the context: pass hooks.ContextWithRun(ctx, run) to genkit.Generate")
 
 // maxContinues bounds the Continue round trips of one model call.
 const maxContinues = 20
