@@ -113,3 +113,18 @@ func TestToolWithoutRunFails(t *testing.T) {
 	assert.True(t, errors.Is(err, hooksgenkit.ErrNoRun), "a model call without a run fails: %v", err)
 	assert.Empty(t, f.requests())
 }
+
+// TestInterruptPassesThroughTheWrapper: a tool's interrupt (genkit's
+// human-in-the-loop) is not a failure the wrapper hides: the Generate
+// stops interrupted, as without hooks.
+func TestInterruptPassesThroughTheWrapper(t *testing.T) {
+	f := newFakeAPI(t, toolReply(call{"call_1", "approve", `{"command":"deploy"}`}))
+	tool := hooksgenkit.DefineTool(f.g, "approve", "asks a person", func(tc *ai.ToolContext, _ shellArgs) (string, error) {
+		return "", tc.Interrupt(&ai.InterruptOptions{Metadata: map[string]any{"why": "needs a person"}})
+	})
+	resp, err := generate(t, f, nil, ai.WithTools(tool))
+	require.NoError(t, err)
+	assert.Equal(t, ai.FinishReasonInterrupted, resp.FinishReason)
+	require.Len(t, resp.Interrupts(), 1)
+	assert.Equal(t, map[string]any{"why": "needs a person"}, resp.Interrupts()[0].Metadata["interrupt"])
+}
