@@ -109,9 +109,13 @@
 //     the hooks see one tool message per response, and responses they left
 //     are regrouped into genkit's message. A tool message a hook changed
 //     holds its Text as the output (a string).
-//   - genkit messages have no ID: hooks.Message.ID is empty. A tool's
-//     function is not told its call's ID: the ToolCall the tool hooks see
-//     has an empty ID (the model hooks see the IDs).
+//   - genkit messages have no ID: hooks.Message.ID is empty.
+//   - A tool's function is not told its call's ID: the middleware records
+//     the tool requests of each reply, and the tool wrapper takes the one
+//     of its tool whose input decodes to what the tool got, so that the
+//     tool hooks see the ID the model hooks saw. A tool called without the
+//     middleware, or two Generates sharing one run at once, may see an
+//     empty ID; two identical calls of a reply may see each other's.
 //   - A text the hooks see joins the message's text parts.
 //
 // [Firebase Genkit]: https://genkit.dev/

@@ -74,6 +74,7 @@ func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.M
 			if inserted != nil {
 				out = withExchange(out, &cur, inserted)
 			}
+			recordCalls(run, out.Message)
 			if cb != nil && out.Message != nil {
 				if err := cb(ctx, &ai.ModelResponseChunk{Role: ai.RoleModel, Content: out.Message.Content}); err != nil {
 					return nil, err

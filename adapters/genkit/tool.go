@@ -46,7 +46,8 @@ func WrapTool[In, Out any](name string, fn ai.ToolFunc[In, Out]) ai.ToolFunc[In,
 		}
 		args := adapt.ParseArguments(raw)
 		var out result // what the tool returned; zero when it did not run
-		res, err := run.CallTool(tc, hooks.ToolCall{Name: name, Arguments: args.Map()},
+		id := takeCallID[In](run, name, raw)
+		res, err := run.CallTool(tc, hooks.ToolCall{ID: id, Name: name, Arguments: args.Map()},
 			func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
 				given, refusal, err := args.ForTool(c, call)
 				if err != nil {

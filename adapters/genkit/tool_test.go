@@ -128,3 +128,25 @@ func TestInterruptPassesThroughTheWrapper(t *testing.T) {
 	require.Len(t, resp.Interrupts(), 1)
 	assert.Equal(t, map[string]any{"why": "needs a person"}, resp.Interrupts()[0].Metadata["interrupt"])
 }
+
+// TestToolHooksSeeTheCallID: genkit does not give a tool its call's ID;
+// the tool hooks see the ID the model gave, also for two calls of one
+// tool in one reply.
+func TestToolHooksSeeTheCallID(t *testing.T) {
+	f := newFakeAPI(t, toolReply(call{"call_ls", "shell", `{"command":"ls"}`}, call{"call_pwd", "shell", `{"command":"pwd"}`}),
+		textReply("done"))
+	shell := &shellLog{}
+	tool := hooksgenkit.DefineTool(f.g, "shell", "runs a command", shell.run)
+	var mu sync.Mutex
+	ids := map[string]string{}
+	record := hooks.Funcs{HookName: "record",
+		AfterToolExecute: func(_ *hooks.Context, call hooks.ToolCall, _ hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+			mu.Lock()
+			defer mu.Unlock()
+			ids[call.Arguments["command"].(string)] = call.ID
+			return nil, nil
+		}}
+	_, err := generate(t, f, []hooks.Hook{record}, ai.WithTools(tool))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]string{"ls": "call_ls", "pwd": "call_pwd"}, ids)
+}
