@@ -111,3 +111,30 @@ func benchTool(b *testing.B, ctx context.Context, tool ai.Tool, input any) {
 		}
 	}
 }
+
+// BenchmarkMiddleware is the middleware's own share of a model call,
+// without genkit's Generate around it: a model function called bare, and
+// through the middleware with a hook that changes nothing.
+func BenchmarkMiddleware(b *testing.B) {
+	reply := &ai.ModelResponse{Message: ai.NewModelTextMessage("hi"), FinishReason: ai.FinishReasonStop,
+		Usage: &ai.GenerationUsage{InputTokens: 3, OutputTokens: 1}}
+	model := func(context.Context, *ai.ModelRequest, ai.ModelStreamCallback) (*ai.ModelResponse, error) {
+		return reply, nil
+	}
+	req := &ai.ModelRequest{Messages: []*ai.Message{ai.NewSystemTextMessage("be brief"), ai.NewUserTextMessage("hello")},
+		Tools: []*ai.ToolDefinition{{Name: "shell", Description: "runs a command",
+			InputSchema: map[string]any{"type": "object", "properties": map[string]any{"command": map[string]any{"type": "string"}}}}}}
+	bench := func(b *testing.B, ctx context.Context, fn ai.ModelFunc) {
+		b.ReportAllocs()
+		for b.Loop() {
+			resp, err := fn(ctx, req, nil)
+			if err != nil || resp.Text() != "hi" {
+				b.Fatalf("got %v, %v", resp, err)
+			}
+		}
+	}
+	b.Run("bare", func(b *testing.B) { bench(b, context.Background(), model) })
+	b.Run("hooked", func(b *testing.B) {
+		bench(b, benchRun(b), hooksgenkit.Middleware(nil, ai.NewModelRef("bench/echo", nil))(model))
+	})
+}
