@@ -238,6 +238,14 @@ func (c *Context) Log(args ...any) {
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
 }
 
+// Interactive reports whether Confirm can reach a person: the host gave a
+// Host.Confirm. Without one, Confirm answers Host.AutoApprove at once, and
+// a hook that must not act unattended (an approval policy) can refuse
+// instead of taking that answer.
+func (c *Context) Interactive() bool {
+	return c.run != nil && c.run.host.Confirm != nil
+}
+
 // Confirm asks a person and blocks until they answer. Without a
 // Host.Confirm it answers Host.AutoApprove at once. An error from the host,
 // or a cancelled context, answers no.
