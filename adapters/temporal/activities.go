@@ -19,11 +19,18 @@ type startInput struct {
 	RunID   string
 	Input   string
 	Answers []Answer
+	// The conversation the run starts on, put in the Agent's Store if it
+	// has one: Messages, or the stored Conversation.
+	Messages     []hooks.Message `json:",omitempty"`
+	Conversation string          `json:",omitempty"`
 }
 
 type startOutput struct {
 	Snapshot   json.RawMessage
 	Suspension *suspension
+	// The key of the stored conversation: "" when the Agent has no Store
+	// (the workflow then carries the conversation itself).
+	Conversation string `json:",omitempty"`
 }
 
 type modelInput struct {
@@ -31,12 +38,18 @@ type modelInput struct {
 	Request  hooks.ModelRequest
 	Answers  []Answer
 	Answered *hooks.ModelResponse // the model answered before an after-hook waited: do not call it again
+	// Conversation is the key of the stored conversation; Request's
+	// Messages are then empty and read from the Store.
+	Conversation string `json:",omitempty"`
 }
 
 type modelOutput struct {
 	Snapshot   json.RawMessage
 	Reply      hooks.ModelReply
 	Suspension *suspension
+	// Conversation is the stored conversation with the reply (and a
+	// hook's Continue) added.
+	Conversation string `json:",omitempty"`
 }
 
 type toolInput struct {
@@ -44,12 +57,18 @@ type toolInput struct {
 	Call     hooks.ToolCall
 	Answers  []Answer
 	Executed *hooks.ToolResult // the tool ran before an after-hook waited: do not run it again
+	// Conversation is the key of the stored conversation.
+	Conversation string `json:",omitempty"`
 }
 
 type toolOutput struct {
 	Snapshot   json.RawMessage
-	Result     hooks.ToolResult
+	Result     hooks.ToolResult // with a Store: no Text or Value, which are in the conversation
 	Suspension *suspension
+	// Conversation is the stored conversation with the tool's result
+	// added; Bytes is the length of the result's text, for the trace.
+	Conversation string `json:",omitempty"`
+	Bytes        int    `json:",omitempty"`
 }
 
 type endInput struct {
@@ -76,7 +95,10 @@ type suspension struct {
 var errSuspended = errors.New("waiting for a person's answer (the step is suspended and runs again with it)")
 
 // activities are the steps of the workflow, on the worker's Agent.
-type activities struct{ agent *Agent }
+type activities struct {
+	agent *Agent
+	conv  *convCache // the conversation nodes this worker read or wrote
+}
 
 // step is one activity's run, rehydrated from the snapshot the workflow
 // carries, with a Host.Confirm that answers from the recorded answers and
@@ -150,7 +172,20 @@ func (a *activities) Start(ctx context.Context, in startInput) (startOutput, err
 		return startOutput{}, final(err)
 	}
 	snap, err := run.Snapshot()
-	return startOutput{Snapshot: snap}, final(err)
+	if err != nil {
+		return startOutput{}, final(err)
+	}
+	out := startOutput{Snapshot: snap, Conversation: in.Conversation}
+	if a.agent.Store != nil && out.Conversation == "" {
+		msgs := in.Messages
+		if len(msgs) == 0 {
+			msgs = []hooks.Message{{Role: "user", Text: in.Input}}
+		}
+		if out.Conversation, err = a.conv.append(ctx, a.agent.Store, "", msgs...); err != nil {
+			return startOutput{}, err // the store may be back on the next attempt
+		}
+	}
+	return out, nil
 }
 
 // Model runs one model call through the hooks.
@@ -160,6 +195,11 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 		return modelOutput{}, err
 	}
 	defer s.cancel()
+	if in.Conversation != "" {
+		if in.Request.Messages, err = a.conv.load(ctx, a.store(), in.Conversation); err != nil {
+			return modelOutput{}, err
+		}
+	}
 	st, err := s.run.BeforeModelRequest(s.ctx, in.Request)
 	if p, ok := a.suspended(ctx, s.asked); ok {
 		return modelOutput{Suspension: &suspension{Prompt: p}}, nil
@@ -184,7 +224,20 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 		return modelOutput{}, stepError(err)
 	}
 	snap, err := s.run.Snapshot()
-	return modelOutput{Snapshot: snap, Reply: reply}, final(err)
+	if err != nil {
+		return modelOutput{}, final(err)
+	}
+	out := modelOutput{Snapshot: snap, Reply: reply}
+	if in.Conversation != "" && reply.End == nil {
+		added := []hooks.Message{{Role: "assistant", Text: reply.Response.Text, ToolCalls: reply.Response.ToolCalls}}
+		if len(reply.Response.ToolCalls) == 0 && reply.Continue != "" {
+			added = append(added, hooks.Message{Role: "user", Text: reply.Continue})
+		}
+		if out.Conversation, err = a.conv.append(ctx, a.store(), in.Conversation, added...); err != nil {
+			return modelOutput{}, err
+		}
+	}
+	return out, nil
 }
 
 // Tool runs one tool call through the hooks. A refusal after a person's
@@ -226,7 +279,17 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 		return toolOutput{}, stepError(err)
 	}
 	snap, err := s.run.Snapshot()
-	return toolOutput{Snapshot: snap, Result: res}, final(err)
+	if err != nil {
+		return toolOutput{}, final(err)
+	}
+	if in.Conversation == "" {
+		return toolOutput{Snapshot: snap, Result: res}, nil
+	}
+	head, err := a.conv.append(ctx, a.store(), in.Conversation, hooks.Message{Role: "tool", Text: res.Text, ToolCallID: in.Call.ID})
+	if err != nil {
+		return toolOutput{}, err
+	}
+	return toolOutput{Snapshot: snap, Result: hooks.ToolResult{IsError: res.IsError}, Conversation: head, Bytes: len(res.Text)}, nil
 }
 
 // End runs the AfterRun hooks; on a run that has ended (a retried End) it
@@ -243,6 +306,26 @@ func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
 	}
 	snap, err := s.run.Snapshot()
 	return endOutput{Snapshot: snap}, final(err)
+}
+
+// store is the Agent's Store; a workflow that carries a stored
+// conversation to a worker without one fails its step with an error
+// saying so, rather than running without the conversation.
+func (a *activities) store() Store {
+	if a.agent.Store == nil {
+		return noStore{}
+	}
+	return a.agent.Store
+}
+
+type noStore struct{}
+
+func (noStore) Put(context.Context, string, []byte) error {
+	return errors.New("temporal: this worker's Agent has no Store, and the run keeps its conversation in one")
+}
+
+func (noStore) Get(context.Context, string) ([]byte, error) {
+	return nil, errors.New("temporal: this worker's Agent has no Store, and the run keeps its conversation in one")
 }
 
 // runTool runs the agent's tool by name. A tool's error is the result the

@@ -32,6 +32,13 @@ type Agent struct {
 	// The workflow waits for SignalAnswer in any case, and its QueryPending
 	// query shows the question. nil: nobody is told.
 	Ask func(ctx context.Context, q Question)
+	// Store keeps the conversation and tool outputs out of the workflow's
+	// history (a claim check): the workflow then carries one key per step
+	// instead of the conversation, so a run of any length fits Temporal's
+	// limits. Every worker of the task queue must share it. nil: the
+	// conversation travels in the history, as it grows (fine for short
+	// runs; a long one reaches Temporal's 2 MB payload limit).
+	Store Store
 }
 
 // Question is a prompt a durable run waits on, and where to answer it.
@@ -71,7 +78,7 @@ func Register(r worker.Registry, agent *Agent) error {
 		return errors.New("temporal: Register needs an Agent with a Model")
 	}
 	r.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
-	a := &activities{agent: agent}
+	a := &activities{agent: agent, conv: &convCache{}}
 	r.RegisterActivityWithOptions(a.Start, activity.RegisterOptions{Name: ActivityStart})
 	r.RegisterActivityWithOptions(a.Model, activity.RegisterOptions{Name: ActivityModel})
 	r.RegisterActivityWithOptions(a.Tool, activity.RegisterOptions{Name: ActivityTool})

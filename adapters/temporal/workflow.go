@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rienda/hooks"
@@ -33,16 +34,54 @@ type Input struct {
 	// with backoff, for ever). Errors of a hook that failed the run are
 	// never retried.
 	Retry *sdk.RetryPolicy
+	// Conversation starts the run on a conversation in the Agent's Store
+	// (StoreConversation) instead of Messages: one too long for a
+	// workflow's input.
+	Conversation string
+	// ContinueAsNewTurns continues the run as a new workflow execution
+	// (the same workflow id) after this many model calls in one
+	// execution, carrying the run's snapshot and conversation; 0: only on
+	// the server's suggestion or past ContinueAsNewBytes.
+	ContinueAsNewTurns int
+	// ContinueAsNewBytes continues the run as new once the execution's
+	// history passes this size; 0: DefaultContinueAsNewBytes.
+	ContinueAsNewBytes int
+	// Carried is set by the workflow itself when it continues as new; a
+	// client leaves it nil.
+	Carried *Carried
+}
+
+// DefaultContinueAsNewBytes is the history size past which a run
+// continues as new when Input.ContinueAsNewBytes is zero: well under
+// Temporal's 50 MB limit, and the size from which the server suggests it.
+const DefaultContinueAsNewBytes = 4 << 20
+
+// Carried is what a run that continues as new carries to its next
+// workflow execution: where it was.
+type Carried struct {
+	Snapshot     json.RawMessage // the run's snapshot: hook states, memo, model calls
+	Conversation string          // the stored conversation's key, with a Store
+	Messages     []hooks.Message // the conversation, without a Store
+	Turns        int
+	Output       string
+	Steps        []Step
+	Continued    int // executions before this one
 }
 
 // Output is where a durable run stopped.
 type Output struct {
-	Output   string          // the final reply's text, or the output of a hook's End
-	Ended    bool            // a hook ended the run
-	Turns    int             // model calls, those a hook answered included
-	Messages []hooks.Message // the conversation: Input's messages, then the turns
-	Steps    []Step          // what happened, in order: the trace of the run
-	Snapshot json.RawMessage // the run's last snapshot (hook states, memo, model calls)
+	Output string // the final reply's text, or the output of a hook's End
+	Ended  bool   // a hook ended the run
+	Turns  int    // model calls, those a hook answered included
+	// Messages is the conversation (Input's messages, then the turns) of a
+	// run whose Agent has no Store. With a Store it is empty, and the
+	// conversation is under the key Conversation (LoadConversation): the
+	// result does not repeat it.
+	Messages     []hooks.Message
+	Conversation string
+	Steps        []Step          // what happened, in order: the trace of the run (tool results are not quoted)
+	Snapshot     json.RawMessage // the run's last snapshot (hook states, memo, model calls)
+	Continued    int             // times the run continued as new
 }
 
 // Step is one line of a durable run's trace.
@@ -59,7 +98,19 @@ type flow struct {
 	out     Output
 	snap    json.RawMessage
 	pending *Question
+	// conv is the key of the stored conversation; "" when the workflow
+	// carries it in out.Messages (an Agent without a Store).
+	conv string
+	// version is the workflow code's version this execution runs
+	// (workflow.GetVersion): executions started before a change replay
+	// as they ran.
+	version workflow.Version
+	turns   int // model calls in this execution
 }
+
+// changeContinueAsNew names the change that made runs continue as new;
+// executions recorded before it never do.
+const changeContinueAsNew = "hooks.continue-as-new"
 
 // Workflow is the agent loop as a Temporal workflow: every model call and
 // every tool call is an activity that runs the hooks on the run the
@@ -72,14 +123,21 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	if err := workflow.SetQueryHandler(ctx, QueryPending, func() (*Question, error) { return f.pending, nil }); err != nil {
 		return Output{}, err
 	}
-	if err := f.start(); err != nil {
+	f.version = workflow.GetVersion(ctx, changeContinueAsNew, workflow.DefaultVersion, 1)
+	if c := in.Carried; c != nil {
+		f.snap, f.conv, f.out.Messages = c.Snapshot, c.Conversation, c.Messages
+		f.out.Turns, f.out.Output, f.out.Steps, f.out.Continued = c.Turns, c.Output, c.Steps, c.Continued
+	} else if err := f.start(); err != nil {
 		return f.out, err // no run, or one whose AfterRun has run
 	}
 	err := f.loop()
+	if workflow.IsContinueAsNewError(err) {
+		return Output{}, err
+	}
 	if endErr := f.end(err); err == nil {
 		err = endErr
 	}
-	f.out.Snapshot = f.snap
+	f.out.Snapshot, f.out.Conversation = f.snap, f.conv
 	return f.out, err
 }
 
@@ -159,12 +217,18 @@ func (f *flow) start() error {
 	}
 	var out startOutput
 	err := f.call(f.ctx, ActivityStart, func(answers []Answer, _ *suspension) any {
-		return startInput{RunID: runID, Input: f.in.Input, Answers: answers}
+		return startInput{RunID: runID, Input: f.in.Input, Answers: answers, Messages: f.in.Messages, Conversation: f.in.Conversation}
 	}, &out)
 	if err != nil {
 		return err
 	}
-	f.snap = out.Snapshot
+	f.snap, f.conv = out.Snapshot, out.Conversation
+	if f.conv == "" {
+		f.out.Messages = slices.Clone(f.in.Messages)
+		if len(f.out.Messages) == 0 {
+			f.out.Messages = []hooks.Message{{Role: "user", Text: f.in.Input}}
+		}
+	}
 	f.trace("start", "run %s", runID)
 	return nil
 }
