@@ -23,6 +23,7 @@ type startInput struct {
 	// has one: Messages, or the stored Conversation.
 	Messages     []hooks.Message `json:",omitempty"`
 	Conversation string          `json:",omitempty"`
+	WorkflowAsks bool            `json:",omitempty"` // the workflow posts the question (ActivityAsk): the step does not
 }
 
 type startOutput struct {
@@ -41,6 +42,7 @@ type modelInput struct {
 	// Conversation is the key of the stored conversation; Request's
 	// Messages are then empty and read from the Store.
 	Conversation string `json:",omitempty"`
+	WorkflowAsks bool   `json:",omitempty"` // the workflow posts the question (ActivityAsk): the step does not
 }
 
 type modelOutput struct {
@@ -59,6 +61,7 @@ type toolInput struct {
 	Executed *hooks.ToolResult // the tool ran before an after-hook waited: do not run it again
 	// Conversation is the key of the stored conversation.
 	Conversation string `json:",omitempty"`
+	WorkflowAsks bool   `json:",omitempty"` // the workflow posts the question (ActivityAsk): the step does not
 }
 
 type toolOutput struct {
@@ -72,9 +75,10 @@ type toolOutput struct {
 }
 
 type endInput struct {
-	Snapshot json.RawMessage
-	End      hooks.RunEnd
-	Answers  []Answer
+	Snapshot     json.RawMessage
+	End          hooks.RunEnd
+	Answers      []Answer
+	WorkflowAsks bool `json:",omitempty"` // the workflow posts the question (ActivityAsk): the step does not
 }
 
 type endOutput struct {
@@ -145,10 +149,10 @@ func (a *activities) rehydrate(ctx context.Context, snapshot []byte, answers []A
 
 // suspended returns the prompt that suspended the step, if one did; the
 // step's run is then thrown away, and the person is told.
-func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt) (hooks.Prompt, bool) {
+func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt, workflowAsks bool) (hooks.Prompt, bool) {
 	select {
 	case p := <-s:
-		if a.agent.Ask != nil {
+		if a.agent.Ask != nil && !workflowAsks { // a workflow of before questions had ids: ask here
 			info := activity.GetInfo(ctx)
 			a.agent.Ask(ctx, Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p})
 		}
@@ -158,6 +162,17 @@ func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt) (hook
 	}
 }
 
+// Ask tells the Agent's Ask of a question the workflow waits on. The
+// workflow runs it once the step that asked has returned, so a step
+// retried after a crash does not ask again; a crash inside Ask itself
+// asks again with the same Question.ID, which the receiver can dedupe on.
+func (a *activities) Ask(ctx context.Context, q Question) error {
+	if a.agent.Ask != nil {
+		a.agent.Ask(ctx, q)
+	}
+	return nil
+}
+
 // Start runs the BeforeRun hooks, once for the whole run. A hook that
 // fails the run has had its AfterRun: the error is final.
 func (a *activities) Start(ctx context.Context, in startInput) (startOutput, error) {
@@ -165,7 +180,7 @@ func (a *activities) Start(ctx context.Context, in startInput) (startOutput, err
 	// No cancellation on a prompt here: a cancelled BeforeRun would end
 	// the run (AfterRun). The run is thrown away anyway.
 	run, err := a.agent.Chain.Start(ctx, a.host(in.Answers, asked, nil), hooks.RunStart{RunID: in.RunID, Input: in.Input})
-	if p, ok := a.suspended(ctx, asked); ok {
+	if p, ok := a.suspended(ctx, asked, in.WorkflowAsks); ok {
 		return startOutput{Suspension: &suspension{Prompt: p}}, nil
 	}
 	if err != nil {
@@ -201,7 +216,7 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 		}
 	}
 	st, err := s.run.BeforeModelRequest(s.ctx, in.Request)
-	if p, ok := a.suspended(ctx, s.asked); ok {
+	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return modelOutput{Suspension: &suspension{Prompt: p}}, nil
 	}
 	if err != nil {
@@ -211,13 +226,13 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 	if in.Answered != nil && st.Response == nil && st.End == nil {
 		resp = *in.Answered
 	} else if resp, err = s.run.ExecuteModel(s.ctx, st, a.agent.Model); err != nil {
-		if p, ok := a.suspended(ctx, s.asked); ok { // a wrap hook asked: the whole call runs again
+		if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok { // a wrap hook asked: the whole call runs again
 			return modelOutput{Suspension: &suspension{Prompt: p}}, nil
 		}
 		return modelOutput{}, stepError(err)
 	}
 	reply, err := s.run.AfterModelResponse(s.ctx, st, resp)
-	if p, ok := a.suspended(ctx, s.asked); ok {
+	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return modelOutput{Suspension: &suspension{Prompt: p, Answered: &resp}}, nil
 	}
 	if err != nil {
@@ -249,7 +264,7 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 	}
 	defer s.cancel()
 	st, err := s.run.BeforeToolExecute(s.ctx, in.Call)
-	if p, ok := a.suspended(ctx, s.asked); ok {
+	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return toolOutput{Suspension: &suspension{Prompt: p}}, nil
 	}
 	if err != nil {
@@ -263,7 +278,7 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 		res, err = s.run.AfterToolExecute(s.ctx, st, *in.Executed)
 	default:
 		if res, err = s.run.ExecuteTool(s.ctx, st, a.runTool); err != nil {
-			if p, ok := a.suspended(ctx, s.asked); ok { // a wrap hook asked: the whole call runs again
+			if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok { // a wrap hook asked: the whole call runs again
 				return toolOutput{Suspension: &suspension{Prompt: p}}, nil
 			}
 			return toolOutput{}, stepError(err)
@@ -272,7 +287,7 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 		executed = &ran
 		res, err = s.run.AfterToolExecute(s.ctx, st, res)
 	}
-	if p, ok := a.suspended(ctx, s.asked); ok {
+	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return toolOutput{Suspension: &suspension{Prompt: p, Executed: executed}}, nil
 	}
 	if err != nil {
@@ -301,7 +316,7 @@ func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
 	}
 	defer s.cancel()
 	s.run.End(ctx, in.End)
-	if p, ok := a.suspended(ctx, s.asked); ok {
+	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return endOutput{Suspension: &suspension{Prompt: p}}, nil
 	}
 	snap, err := s.run.Snapshot()

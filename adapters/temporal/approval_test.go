@@ -111,7 +111,7 @@ func TestAJSGuardWaitsForAPersonAcrossAWorkerRestart(t *testing.T) {
 	assert.Equal(t, q.Prompt, pending.Prompt)
 
 	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "approval",
-		durable.Answer{Prompt: q.Prompt, Approved: false, Reason: "not on a Friday", By: "alice"}))
+		durable.Answer{QuestionID: q.ID, Approved: false, Reason: "not on a Friday", By: "alice"}))
 	out := wait(t, run)
 
 	assert.Equal(t, hooks.Message{Role: "tool", Text: "refused by the user: not on a Friday", ToolCallID: "c1"}, out.Messages[2])

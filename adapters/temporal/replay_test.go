@@ -43,7 +43,7 @@ func recordHistory(t *testing.T) *historypb.History {
 	startWorker(t, "replay", agent)
 	run := startRun(t, "replay", "replay", durable.Input{Input: "what version?", Messages: []hooks.Message{{Role: "user", Text: "now tidy up"}}})
 	q := <-asked
-	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "replay", durable.Answer{Prompt: q.Prompt, Approved: true}))
+	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "replay", durable.Answer{QuestionID: q.ID, Approved: true}))
 	out := wait(t, run)
 	require.Equal(t, "tidied", out.Output)
 	assert.Equal(t, "deleted", out.Messages[2].Text, "approved: the tool ran")

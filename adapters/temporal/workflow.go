@@ -106,6 +106,11 @@ type flow struct {
 	// as they ran.
 	version workflow.Version
 	turns   int // model calls in this execution
+
+	questionsVersion workflow.Version // 1: questions have ids, answers are updates
+	asked            int              // questions asked in this execution
+	answered         bool             // the pending question has its answer
+	answers          workflow.Channel // answers the update handler took
 }
 
 // changeContinueAsNew names the change that made runs continue as new;
@@ -120,10 +125,11 @@ const changeContinueAsNew = "hooks.continue-as-new"
 // is cancelled.
 func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	f := &flow{ctx: ctx, in: in}
-	if err := workflow.SetQueryHandler(ctx, QueryPending, func() (*Question, error) { return f.pending, nil }); err != nil {
+	if err := f.setHandlers(); err != nil {
 		return Output{}, err
 	}
 	f.version = workflow.GetVersion(ctx, changeContinueAsNew, workflow.DefaultVersion, 1)
+	f.questionsVersion = workflow.GetVersion(ctx, changeQuestionIDs, workflow.DefaultVersion, 1)
 	if c := in.Carried; c != nil {
 		f.snap, f.conv, f.out.Messages = c.Snapshot, c.Conversation, c.Messages
 		f.out.Turns, f.out.Output, f.out.Steps, f.out.Continued = c.Turns, c.Output, c.Steps, c.Continued
@@ -168,7 +174,7 @@ func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answ
 	var answers []Answer
 	var last *suspension
 	for {
-		if err := workflow.ExecuteActivity(f.options(ctx), name, input(answers, last)).Get(ctx, out); err != nil {
+		if err := workflow.ExecuteActivity(f.options(ctx), name, f.withAsks(input(answers, last))).Get(ctx, out); err != nil {
 			return err
 		}
 		if last = out.waiting(); last == nil {
@@ -179,34 +185,6 @@ func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answ
 			return err
 		}
 		answers = append(answers, a)
-	}
-}
-
-// await waits, as long as it takes, for a person's answer to p.
-func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
-	f.pending = &Question{WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Prompt: p}
-	defer func() { f.pending = nil }()
-	f.trace("wait", "%s: %s", p.Title, p.Body)
-	answers := workflow.GetSignalChannel(ctx, SignalAnswer)
-	for {
-		var a Answer
-		sel := workflow.NewSelector(ctx)
-		sel.AddReceive(answers, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &a) })
-		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
-		sel.Select(ctx)
-		if err := ctx.Err(); err != nil {
-			return Answer{}, err
-		}
-		if a.Prompt != p {
-			workflow.GetLogger(ctx).Warn("answer to another prompt ignored", "prompt", a.Prompt.Title, "waiting for", p.Title)
-			continue
-		}
-		verdict := "no"
-		if a.Approved {
-			verdict = "yes"
-		}
-		f.trace("answer", "%s by %q: %s", verdict, a.By, a.Reason)
-		return a, nil
 	}
 }
 
