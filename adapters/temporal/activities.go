@@ -167,6 +167,8 @@ func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt, workf
 // retried after a crash does not ask again; a crash inside Ask itself
 // asks again with the same Question.ID, which the receiver can dedupe on.
 func (a *activities) Ask(ctx context.Context, q Question) error {
+	ctx, stop := beat(ctx)
+	defer stop()
 	if a.agent.Ask != nil {
 		a.agent.Ask(ctx, q)
 	}
@@ -176,6 +178,8 @@ func (a *activities) Ask(ctx context.Context, q Question) error {
 // Start runs the BeforeRun hooks, once for the whole run. A hook that
 // fails the run has had its AfterRun: the error is final.
 func (a *activities) Start(ctx context.Context, in startInput) (startOutput, error) {
+	ctx, stop := beat(ctx)
+	defer stop()
 	asked := make(chan hooks.Prompt, 1)
 	// No cancellation on a prompt here: a cancelled BeforeRun would end
 	// the run (AfterRun). The run is thrown away anyway.
@@ -205,6 +209,8 @@ func (a *activities) Start(ctx context.Context, in startInput) (startOutput, err
 
 // Model runs one model call through the hooks.
 func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, error) {
+	ctx, stop := beat(ctx)
+	defer stop()
 	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
 	if err != nil {
 		return modelOutput{}, err
@@ -258,6 +264,8 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 // Tool runs one tool call through the hooks. A refusal after a person's
 // "no" carries the person's reason to the model.
 func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error) {
+	ctx, stop := beat(ctx)
+	defer stop()
 	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
 	if err != nil {
 		return toolOutput{}, err
@@ -310,11 +318,23 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 // End runs the AfterRun hooks; on a run that has ended (a retried End) it
 // does nothing.
 func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
+	ctx, stop := beat(ctx)
+	defer stop()
 	s, err := a.rehydrate(ctx, in.Snapshot, in.Answers)
 	if err != nil {
 		return endOutput{}, err
 	}
 	defer s.cancel()
+	var began string
+	if Progress(ctx, &began) && began == afterRunBegan {
+		// An earlier attempt of this step began AfterRun and then died (a
+		// worker killed): AfterRun must not run twice, so it does not run
+		// again. At most once: hooks after the one that was running when
+		// the worker died do not run.
+		snap, err := markEnded(in.Snapshot)
+		return endOutput{Snapshot: snap}, final(err)
+	}
+	Heartbeat(ctx, afterRunBegan) // the step's first heartbeat: sent before AfterRun begins
 	s.run.End(ctx, in.End)
 	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return endOutput{Suspension: &suspension{Prompt: p}}, nil
@@ -341,6 +361,20 @@ func (noStore) Put(context.Context, string, []byte) error {
 
 func (noStore) Get(context.Context, string) ([]byte, error) {
 	return nil, errors.New("temporal: this worker's Agent has no Store, and the run keeps its conversation in one")
+}
+
+// afterRunBegan is the End step's heartbeat: AfterRun has begun.
+const afterRunBegan = "afterRun began"
+
+// markEnded returns a snapshot of the run snap describes, ended, without
+// running a hook.
+func markEnded(snap json.RawMessage) (json.RawMessage, error) {
+	var doc map[string]json.RawMessage
+	if err := json.Unmarshal(snap, &doc); err != nil {
+		return nil, fmt.Errorf("temporal: corrupt run snapshot: %w", err)
+	}
+	doc["ended"] = json.RawMessage("true")
+	return json.Marshal(doc)
 }
 
 // runTool runs the agent's tool by name. A tool's error is the result the

@@ -91,7 +91,7 @@ func (f *flow) continueAsNew() error {
 
 func (f *flow) model(req hooks.ModelRequest) (hooks.ModelReply, error) {
 	var out modelOutput
-	err := f.call(f.ctx, ActivityModel, func(answers []Answer, s *suspension) any {
+	err := f.call(f.ctx, ActivityModel, "", func(answers []Answer, s *suspension) any {
 		in := modelInput{Snapshot: f.snap, Request: req, Answers: answers, Conversation: f.conv}
 		if s != nil {
 			in.Answered = s.Answered
@@ -126,7 +126,7 @@ func (f *flow) model(req hooks.ModelRequest) (hooks.ModelReply, error) {
 
 func (f *flow) tool(call hooks.ToolCall) (hooks.ToolResult, error) {
 	var out toolOutput
-	err := f.call(f.ctx, ActivityTool, func(answers []Answer, s *suspension) any {
+	err := f.call(f.ctx, ActivityTool, call.Name, func(answers []Answer, s *suspension) any {
 		in := toolInput{Snapshot: f.snap, Call: call, Answers: answers, Conversation: f.conv}
 		if s != nil {
 			in.Executed = s.Executed

@@ -96,7 +96,7 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 	defer func() { f.pending = nil }()
 	f.trace("wait", "%s: %s", p.Title, p.Body)
 	if q.ID != "" {
-		if err := workflow.ExecuteActivity(f.options(ctx), ActivityAsk, *q).Get(ctx, nil); err != nil && ctx.Err() == nil {
+		if err := workflow.ExecuteActivity(f.stepOptions(ctx, ActivityAsk, ""), ActivityAsk, *q).Get(ctx, nil); err != nil && ctx.Err() == nil {
 			workflow.GetLogger(ctx).Warn("telling Agent.Ask failed; the run waits for the answer anyway", "question", q.ID, "error", err)
 		}
 	}

@@ -34,6 +34,9 @@ type Input struct {
 	// with backoff, for ever). Errors of a hook that failed the run are
 	// never retried.
 	Retry *sdk.RetryPolicy
+	// Options are the activity options by kind of step and by tool:
+	// timeouts, retry policy, heartbeat timeout, task queue, summary.
+	Options Options
 	// Conversation starts the run on a conversation in the Agent's Store
 	// (StoreConversation) instead of Messages: one too long for a
 	// workflow's input.
@@ -147,14 +150,6 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	return f.out, err
 }
 
-func (f *flow) options(ctx workflow.Context) workflow.Context {
-	timeout := f.in.StepTimeout
-	if timeout <= 0 {
-		timeout = DefaultStepTimeout
-	}
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: f.in.Retry})
-}
-
 func (f *flow) trace(kind, format string, args ...any) {
 	f.out.Steps = append(f.out.Steps, Step{Kind: kind, Detail: fmt.Sprintf(format, args...)})
 }
@@ -170,11 +165,11 @@ func (o *endOutput) waiting() *suspension   { return o.Suspension }
 // call runs a step until it does not wait for a person: after each
 // suspension it waits for the answer and runs the step again with every
 // answer given so far in this step.
-func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answer, s *suspension) any, out suspendable) error {
+func (f *flow) call(ctx workflow.Context, name, tool string, input func(answers []Answer, s *suspension) any, out suspendable) error {
 	var answers []Answer
 	var last *suspension
 	for {
-		if err := workflow.ExecuteActivity(f.options(ctx), name, f.withAsks(input(answers, last))).Get(ctx, out); err != nil {
+		if err := workflow.ExecuteActivity(f.stepOptions(ctx, name, tool), name, f.withAsks(input(answers, last))).Get(ctx, out); err != nil {
 			return err
 		}
 		if last = out.waiting(); last == nil {
@@ -194,7 +189,7 @@ func (f *flow) start() error {
 		runID = workflow.GetInfo(f.ctx).WorkflowExecution.ID
 	}
 	var out startOutput
-	err := f.call(f.ctx, ActivityStart, func(answers []Answer, _ *suspension) any {
+	err := f.call(f.ctx, ActivityStart, "", func(answers []Answer, _ *suspension) any {
 		return startInput{RunID: runID, Input: f.in.Input, Answers: answers, Messages: f.in.Messages, Conversation: f.in.Conversation}
 	}, &out)
 	if err != nil {
@@ -224,7 +219,7 @@ func (f *flow) end(runErr error) error {
 		end.Outcome, end.Reason = hooks.Failed, runErr.Error()
 	}
 	var out endOutput
-	err := f.call(ctx, ActivityEnd, func(answers []Answer, _ *suspension) any {
+	err := f.call(ctx, ActivityEnd, "", func(answers []Answer, _ *suspension) any {
 		return endInput{Snapshot: f.snap, End: end, Answers: answers}
 	}, &out)
 	if err != nil {
