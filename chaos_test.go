@@ -356,7 +356,7 @@ func TestFileReadsAreBounded(t *testing.T) {
 func TestMemoCannotWedgeARun(t *testing.T) {
 	chaos(t)
 	run := chaosRun(t, Host{}, &diagnostics{})
-	c := run.context(context.Background())
+	c := run.context(context.Background(), BeforeToolExecute)
 	defer run.release(c)
 
 	done := make(chan struct{})

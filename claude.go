@@ -168,10 +168,10 @@ type claudeHook struct {
 // Name is "<prefix><event>".
 func (h *claudeHook) Name() string { return h.name }
 
-// hookPolicy is Report: a handler's failure is a diagnostic the hook
+// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
 // makes itself, so that the next handler still runs; the hook's own error
 // is only a cancellation.
-func (h *claudeHook) hookPolicy() Policy { return Report }
+func (h *claudeHook) DefaultPolicy() Policy { return Report }
 
 // Handles reports the event's point, BeforeModelRequest for the events
 // that act on the next request (SessionStart's context, an end a tool

@@ -136,11 +136,11 @@ func (h *commandHook) Name() string { return h.name }
 // Handles reports whether p is the point of the hook's event.
 func (h *commandHook) Handles(p Point) bool { return p == h.point }
 
-// hookPolicy is Report (fail open), or Block with failClosed.
-// observesFinal: the advisory events after a call (post_tool_call,
+// DefaultPolicy is Report (fail open), or Block with failClosed.
+// ObservesFinal: the advisory events after a call (post_tool_call,
 // turn_end, session_end) run after every other hook of their point, so
 // that they observe what the model or the run finally got.
-func (h *commandHook) observesFinal() bool {
+func (h *commandHook) ObservesFinal() bool {
 	switch h.point {
 	case AfterToolExecute, AfterModelResponse, AfterRun:
 		return true
@@ -148,7 +148,7 @@ func (h *commandHook) observesFinal() bool {
 	return false
 }
 
-func (h *commandHook) hookPolicy() Policy {
+func (h *commandHook) DefaultPolicy() Policy {
 	if h.cfg.FailClosed {
 		return Block
 	}
@@ -176,7 +176,7 @@ func (h *commandHook) run(c *Context, subject string, fill func(*envelope) error
 
 // commandError is a command hook's failure: the diagnostic names the whole
 // argv and keeps everything (the end of stderr too); under failClosed the
-// model reads only blocked(): short, naming the hook, and free of what a
+// model reads only BlockMessage(): short, naming the hook, and free of what a
 // script happened to print.
 type commandError struct {
 	hook string
@@ -191,7 +191,7 @@ func (e *commandError) Error() string { return fmt.Sprintf("command %q: %v", e.a
 func (e *commandError) Unwrap() error { return e.err }
 
 // blocked is the reason a failClosed refusal gives the model.
-func (e *commandError) blocked() string {
+func (e *commandError) BlockMessage() string {
 	what := e.err.Error()
 	var exit *exec.ExitError
 	if errors.As(e.err, &exit) {
@@ -309,8 +309,8 @@ func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult
 	})
 }
 
-// decideTrust runs a pre_trust_decision command: a block denies.
-func (h *commandHook) decideTrust(c *Context, req TrustRequest) (bool, error) {
+// DecideTrust runs a pre_trust_decision command: a block denies.
+func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
 	isNew := req.IsNew
 	out, ran, err := h.run(c, path, func(e *envelope) error {

@@ -8,6 +8,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -98,9 +100,15 @@ func processEnv() map[string]string {
 // tools and model (ToolFunc, ModelFunc). It embeds the call's
 // context.Context: a hook that waits should watch Done.
 //
-// A *Context is valid only during the call it was passed to: a hook must
-// not keep it (the chain reuses it). Config and Env are shared by the whole
-// run: read them, never write them. State and Memo values come back as JSON
+// A *Context belongs to the call it was passed to, and is never reused for
+// another: code may keep it (hand it to a goroutine, an errgroup, a client
+// that finishes later), and once the call has returned it reports that end
+// as a cancelled context.Context (Err is context.Canceled, Done is closed),
+// while Value still answers with the call's values. Keeping it is still
+// rarely what you want: hand work that outlives the call c.Context (the
+// context the host passed in) or one derived from it. Each hook gets a
+// Context of its own. Config and Env are shared by the whole run: read
+// them, never write them. State and Memo values come back as JSON
 // types (map[string]any, []any, float64, string, bool, nil) after Resume.
 //
 // A Context made outside a run (a literal in a test) works too: it has no
@@ -119,8 +127,10 @@ type Context struct {
 	System  System
 
 	run       *Run
-	hook      int      // index of the running hook in the chain's list; -1: none
-	call      ToolCall // in tool points: the call as the model asked for it
+	life      *callLife // the point call's: ends every Context it handed out
+	point     Point     // the point of the call ("" in a literal)
+	hook      int       // index of the running hook in the chain's list; -1: none
+	call      ToolCall  // in tool points: the call as the model asked for it
 	hasCall   bool
 	rewritten bool // in tool points: a hook replaced the call's arguments
 }
@@ -232,6 +242,23 @@ func (c *Context) Confirm(p Prompt) bool {
 	return ok
 }
 
+// Point returns the point of the call c was made for ("" in a Context
+// made outside a run). In a tool or model call and in wrap hooks it is
+// WrapToolCall or WrapModelCall.
+func (c *Context) Point() Point { return c.point }
+
+// Diagnose reports a problem of the running hook that fails nothing (a
+// setting it skipped, an answer it could not read) as a Diagnostic naming
+// the hook and the point, to the chain's diagnostics (WithDiagnostics).
+// It is how a hook kind written outside this package (a dialect of
+// command hooks) tells the host what went wrong without failing the run.
+// Outside a run it goes to slog.
+func (c *Context) Diagnose(err error) {
+	if err != nil {
+		c.diagnose(c.point, err)
+	}
+}
+
 // diagnose reports a problem of the running hook at p that does not fail
 // anything.
 func (c *Context) diagnose(p Point, err error) {
@@ -262,11 +289,74 @@ func (c *Context) ctx() context.Context {
 
 // base is the context.Context the Context embeds (Background in a literal
 // without one). It is what the library hands to work that could outlive the
-// hook's call (an interrupt, an HTTP transport, a host's Confirm): the
-// *Context itself goes back to a pool when the call returns.
+// hook's call (an interrupt, an HTTP transport, a host's Confirm), which
+// should see the host's cancellation, not the end of the call.
 func (c *Context) base() context.Context {
 	if c.Context == nil {
 		return context.Background()
 	}
 	return c.Context
 }
+
+// callLife is the life of one point call, shared by the Contexts the call
+// hands to hooks, tools and models. A Context is never recycled: user code
+// may keep it (a goroutine, a client that finishes in the background), and
+// once the call has returned the kept Context reports that end, as a
+// context.Context whose call is over should: Err is context.Canceled (or
+// the call's own error) and Done is closed. It never answers for another
+// call, and never panics.
+type callLife struct {
+	ended  atomic.Bool
+	mu     sync.Mutex      // guards done and cancel
+	done   context.Context // made on the first Done: the call's context, cancelled at its end
+	cancel context.CancelFunc
+	slots  []Context // the Contexts of the hooks the call may enter (Context.forHook)
+}
+
+// end marks the call over and closes Done for whoever asked for it.
+func (l *callLife) end() {
+	l.ended.Store(true)
+	l.mu.Lock()
+	if l.cancel != nil {
+		l.cancel()
+	}
+	l.mu.Unlock()
+}
+
+// Err returns the call's context's error, or context.Canceled once the
+// call has returned.
+func (c *Context) Err() error {
+	if err := c.base().Err(); err != nil {
+		return err
+	}
+	if c.life != nil && c.life.ended.Load() {
+		return context.Canceled
+	}
+	return nil
+}
+
+// Done returns a channel closed when the call's context is done or the
+// call has returned, whichever comes first.
+func (c *Context) Done() <-chan struct{} {
+	l := c.life
+	if l == nil {
+		return c.base().Done()
+	}
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.done == nil {
+		// Made on demand: most calls never ask, and a cancelable context
+		// per call would cost every call an allocation and a registration.
+		l.done, l.cancel = context.WithCancel(c.base())
+		if l.ended.Load() {
+			l.cancel()
+		}
+	}
+	return l.done.Done()
+}
+
+// Deadline returns the call's context's deadline.
+func (c *Context) Deadline() (time.Time, bool) { return c.base().Deadline() }
+
+// Value returns the call's context's value for key.
+func (c *Context) Value(key any) any { return c.base().Value(key) }

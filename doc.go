@@ -15,7 +15,7 @@
 //	run.End(ctx, hooks.RunEnd{Output: answer})
 //
 // A hook is any value with a Name that implements one or more per-point
-// interfaces ([BeforeToolExecuteHook] and its five siblings), the way an
+// interfaces (one per point: [BeforeToolExecuteHook], [WrapToolHook], …), the way an
 // http.Handler is any value with ServeHTTP; [Funcs] adapts plain functions,
 // like http.HandlerFunc. [Hook] says what an implementation may and may not
 // do. Hooks may also be JavaScript files ([Loader]) or external commands

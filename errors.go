@@ -36,18 +36,66 @@ func toolRefusal(err error) (msg string, ok bool) {
 	return te.Error(), true
 }
 
+// BlockMessager is an error that says, in the few words a model may read,
+// why a hook failed: when a hook's error blocks a tool call (policy Block),
+// the model reads "Tool call blocked: " and BlockMessage() instead of the
+// whole error, so that what a failing command printed on stderr (or a
+// path, or a secret) stays in the diagnostic. Command hooks' errors
+// implement it; so may a dialect's.
+type BlockMessager interface {
+	error
+	BlockMessage() string
+}
+
+// FailClosed marks err, returned by a hook, as a failure that refuses the
+// tool call it happened in, as policy Block does, whatever the hook's own
+// policy: for a hook kind whose entries each choose (a command entry with
+// failClosed, a dialect's handler). From BeforeToolExecute the call is
+// refused with "Tool call blocked: " and the error's BlockMessage (or its
+// message), traced as refused with the error, and the error is a
+// Diagnostic; at other points it is handled by the hook's policy. A nil err
+// gives nil.
+func FailClosed(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &failClosedError{err}
+}
+
+type failClosedError struct{ err error }
+
+func (e *failClosedError) Error() string { return e.err.Error() }
+func (e *failClosedError) Unwrap() error { return e.err }
+
+// failsClosed reports whether err was marked by FailClosed. It never
+// panics, whatever the error's own methods do.
+func failsClosed(err error) (ok bool) {
+	defer func() {
+		if recover() != nil {
+			ok = false
+		}
+	}()
+	var fc *failClosedError
+	return errors.As(err, &fc)
+}
+
+// blockedReason is the reason of a tool call refused because a hook
+// failed (policy Block, FailClosed): the one place this text is built.
+func blockedReason(err error) string {
+	return "Tool call blocked: " + blockedText(err)
+}
+
 // blockedText is what the model reads when a hook's error blocks a call
-// (policy Block): the error's message, or the short form an error of the
-// package's own hook kinds gives (a command's, without its stderr).
+// (policy Block): the error's message, or its BlockMessage.
 func blockedText(err error) (text string) {
 	defer func() {
 		if recover() != nil { // a hostile Unwrap or As
 			text = err.Error() // sanitized: it does not panic
 		}
 	}()
-	var short interface{ blocked() string }
+	var short BlockMessager
 	if errors.As(err, &short) {
-		return short.blocked()
+		return short.BlockMessage()
 	}
 	return err.Error()
 }
@@ -116,26 +164,4 @@ func recoverPanic(err *error) {
 	} else if *err != nil {
 		*err = sanitize(*err)
 	}
-}
-
-// Diagnostic reports a hook's problem that did not fail the run: an error
-// under Report or Block, an AfterRun error, or a broken hook at load time.
-type Diagnostic struct {
-	Hook  string
-	Point Point // "" at load time
-	Err   error
-}
-
-// String names the hook, the point (unless at load time) and the cause.
-func (d Diagnostic) String() string {
-	switch {
-	case d.Hook == "" && d.Point == "": // about no hook: an agent file, say
-		return fmt.Sprint(d.Err)
-	case d.Hook == "":
-		return fmt.Sprintf("at %s: %v", d.Point, d.Err)
-	}
-	if d.Point == "" {
-		return fmt.Sprintf("hook %q: %v", d.Hook, d.Err)
-	}
-	return fmt.Sprintf("hook %q at %s: %v", d.Hook, d.Point, d.Err)
 }

@@ -97,17 +97,20 @@ func (p Policy) String() string {
 	return fmt.Sprintf("Policy(%d)", int(p))
 }
 
-// defaultPolicy is implemented by the package's own hook kinds (JS,
-// command) whose default is not FailRun.
-type defaultPolicy interface{ hookPolicy() Policy }
+// DefaultPolicyHook is a hook kind whose errors should not fail a run by
+// default: JavaScript hooks and command hooks say Report, and a dialect
+// written outside this module (Cursor's, Codex's hooks) may say the same.
+// NewChain asks it once; WithPolicy still overrides it.
+type DefaultPolicyHook interface {
+	Hook
+	DefaultPolicy() Policy
+}
 
 // withPolicy is the hook WithPolicy returns; the chain unwraps it.
 type withPolicy struct {
 	Hook
 	policy Policy
 }
-
-func (w withPolicy) hookPolicy() Policy { return w.policy }
 
 // Name returns the wrapped hook's name ("" when it is nil).
 func (w withPolicy) Name() string {
@@ -137,14 +140,8 @@ func policyOf(h Hook) (Hook, Policy) {
 	if w, ok := h.(withPolicy); ok {
 		return w.Hook, w.policy
 	}
-	if d, ok := h.(defaultPolicy); ok {
-		return h, d.hookPolicy()
+	if d, ok := h.(DefaultPolicyHook); ok {
+		return h, d.DefaultPolicy()
 	}
 	return h, FailRun
-}
-
-// Refuse returns a patch that refuses a tool call with reason.
-func Refuse(reason string) *ToolCallPatch {
-	allow := false
-	return &ToolCallPatch{Allow: &allow, Reason: &reason}
 }

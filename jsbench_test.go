@@ -30,7 +30,7 @@ func benchGuard(b *testing.B) (*jsHook, *Context) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	c := run.context(context.Background())
+	c := run.context(context.Background(), BeforeToolExecute)
 	c.hook = 0
 	return h.(*jsHook), c
 }

@@ -95,8 +95,8 @@ func (h *jsHook) Handles(p Point) bool {
 	return i >= 0 && h.exports[i]
 }
 
-// hookPolicy: a throwing JS hook is a diagnostic, and the run goes on.
-func (h *jsHook) hookPolicy() Policy { return Report }
+// DefaultPolicy: a throwing JS hook is a diagnostic, and the run goes on.
+func (h *jsHook) DefaultPolicy() Policy { return Report }
 
 // call runs the export for p with the arguments args builds, and returns
 // what it returned, exported to Go (nil for no opinion).

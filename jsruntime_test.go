@@ -30,7 +30,7 @@ func TestLoaderTimeoutBoundsTheModuleOfACallThatFoundNoRuntimeReady(t *testing.T
 	require.NoError(t, err)
 	run, err := chain.Start(context.Background(), Host{}, RunStart{})
 	require.NoError(t, err)
-	c := run.context(context.Background())
+	c := run.context(context.Background(), BeforeToolExecute)
 	patch, err := js.BeforeToolExecute(c, ToolCall{Name: "shell"})
 	js.refills.Wait()
 	require.Error(t, err)

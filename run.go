@@ -73,12 +73,11 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	if err := ctx.Err(); err != nil {
 		return interrupted(BeforeRun, "", err)
 	}
-	c := r.context(ctx)
+	c := r.pointContext(ctx, BeforeRun, len(r.chain.beforeRun))
 	defer r.release(c)
 	t0, _ := r.traceStart()
-	for _, e := range r.chain.beforeRun {
-		c.hook = e.index
-		p, err := callBeforeRun(e.h, c, start)
+	for slot, e := range r.chain.beforeRun {
+		p, err := callBeforeRun(e.h, c.forHook(slot, e.index), start)
 		t0 = r.traced(t0, c, BeforeRun, e.index, e.policy, runVerdict(p, err))
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
@@ -87,7 +86,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 					outcome = Interrupted
 				}
 				r.ended.Store(true)
-				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, e.index+1)
+				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, stoppedBy(e.index))
 				return err
 			}
 			continue
@@ -158,22 +157,21 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 			end.Reason = string(end.Outcome)
 		}
 	}
-	r.afterRun(ctx, end, 0)
+	r.afterRun(ctx, end, stopMark{})
 }
 
-// afterRun runs the AfterRun hooks of the hooks entered (see wasEntered),
+// afterRun runs the AfterRun hooks of the hooks entered (see stopMark),
 // detached from ctx's cancellation.
-func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
+func (r *Run) afterRun(ctx context.Context, end RunEnd, stop stopMark) {
 	ctx = context.WithoutCancel(ctx)
-	c := r.context(ctx)
+	c := r.pointContext(ctx, AfterRun, len(r.chain.afterRun))
 	defer r.release(c)
 	t0, _ := r.traceStart()
-	for _, e := range r.chain.afterRun {
-		if !wasEntered(e.index, entered) {
+	for slot, e := range r.chain.afterRun {
+		if !stop.entered(e.index) {
 			continue
 		}
-		c.hook = e.index
-		err := callAfterRun(e.h, c, end)
+		err := callAfterRun(e.h, c.forHook(slot, e.index), end)
 		t0 = r.traced(t0, c, AfterRun, e.index, Report, runVerdict(nil, err))
 		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
@@ -205,21 +203,71 @@ func interrupted(p Point, hook string, cause error) error {
 	return fmt.Errorf("hooks: %s interrupted in hook %q: %w", p, hook, cause)
 }
 
-// Each call takes a Context from a shared pool, so that a call does not
-// allocate, and starts it from the run's template, so that a hook writing a
-// field of its Context changes nothing beyond its own call.
-var contextPool = sync.Pool{New: func() any { return new(Context) }}
+// A point call's Context, the life it shares with every Context made from
+// it, and the Contexts of the hooks it may enter, in one allocation when
+// the point has at most two hooks (the common case), two past that.
+type (
+	pointCall struct {
+		c    Context
+		life callLife
+	}
+	pointCall1 struct {
+		pointCall
+		slots [1]Context
+	}
+	pointCall2 struct {
+		pointCall
+		slots [2]Context
+	}
+)
 
-func (r *Run) context(ctx context.Context) *Context {
-	c := contextPool.Get().(*Context)
-	*c = r.template
-	c.Context = ctx
-	return c
+// context is pointContext for a call that enters no hook.
+func (r *Run) context(ctx context.Context, p Point) *Context { return r.pointContext(ctx, p, 0) }
+
+// pointContext makes the Context of one point call at p, from the run's
+// template, so that a hook writing a field of its Context changes nothing
+// beyond its own call, with room for the Contexts of the point's hooks
+// (forHook). It is never recycled (see Context): nothing handed to user
+// code may change under it. Safety costs one allocation per point call that
+// reaches a hook, a tool or a model (two past two hooks); a point without
+// hooks allocates nothing.
+func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
+	var k *pointCall
+	switch hooks {
+	case 0:
+		k = &pointCall{}
+	case 1:
+		k1 := &pointCall1{}
+		k = &k1.pointCall
+		k.life.slots = k1.slots[:]
+	case 2:
+		k2 := &pointCall2{}
+		k = &k2.pointCall
+		k.life.slots = k2.slots[:]
+	default:
+		k = &pointCall{}
+		k.life.slots = make([]Context, hooks)
+	}
+	k.c = r.template
+	k.c.Context, k.c.point, k.c.life = ctx, p, &k.life
+	return &k.c
 }
 
+// forHook returns the Context the hook in the point's slot (its place in
+// the point's list) gets: its own, made from c as it is now, so that a
+// hook that keeps it never sees another hook's name or state, nor a
+// change made after it returned.
+func (c *Context) forHook(slot, index int) *Context {
+	d := &c.life.slots[slot]
+	*d = *c
+	d.hook = index
+	return d
+}
+
+// release ends the call c was made for: every Context it handed out now
+// reports that end.
 func (r *Run) release(c *Context) {
-	c.Context, c.run = nil, nil // the pool must not keep the run alive
-	contextPool.Put(c)
+	c.life.end()
 }
 
 // The call* functions run one hook method and turn its panic into an error.

@@ -48,12 +48,11 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 		return req.Decision, interrupted(BeforeTrustDecision, "", err)
 	}
 	r := c.newRun(host, "", "")
-	cx := r.context(ctx)
+	cx := r.pointContext(ctx, BeforeTrustDecision, len(c.trustDeciders)+len(c.trustRecommenders))
 	defer r.release(cx)
 	decision := req.Decision
-	for _, e := range c.trustDeciders {
-		cx.hook = e.index
-		deny, err := callDecideTrust(e.h, cx, req)
+	for slot, e := range c.trustDeciders {
+		deny, err := callDecideTrust(e.h, cx.forHook(slot, e.index), req)
 		if err != nil {
 			deny, err = r.trustFailure(ctx, e.index, e.policy, err)
 		}
@@ -61,9 +60,8 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 			return untrustedUnless(err, decision), err
 		}
 	}
-	for _, e := range c.trustRecommenders {
-		cx.hook = e.index
-		p, err := callTrust(e.h, cx, req)
+	for i, e := range c.trustRecommenders {
+		p, err := callTrust(e.h, cx.forHook(len(c.trustDeciders)+i, e.index), req)
 		if err != nil {
 			deny, err := r.trustFailure(ctx, e.index, e.policy, err)
 			if err != nil || deny {
@@ -99,12 +97,14 @@ func untrustedUnless(err error, sofar TrustDecision) TrustDecision {
 	return Untrusted
 }
 
-// trustDecider is a hook that decides trust (command hooks): it may deny,
-// where a BeforeTrustDecisionHook only recommends approval. NewChain files
-// a hook that is both as a decider.
-type trustDecider interface {
+// TrustDeciderHook is a hook that decides trust (command hooks, a
+// dialect's trust events): it may deny, where a BeforeTrustDecisionHook
+// only recommends approval. Deciders run first, in list order, and the
+// first deny ends the decision (Chain.DecideTrust). NewChain files a hook
+// that is both as a decider.
+type TrustDeciderHook interface {
 	Hook
-	decideTrust(c *Context, req TrustRequest) (deny bool, err error)
+	DecideTrust(c *Context, req TrustRequest) (deny bool, err error)
 }
 
 func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *TrustPatch, err error) {
@@ -112,7 +112,7 @@ func callTrust(h BeforeTrustDecisionHook, c *Context, req TrustRequest) (p *Trus
 	return h.BeforeTrustDecision(c, req)
 }
 
-func callDecideTrust(h trustDecider, c *Context, req TrustRequest) (deny bool, err error) {
+func callDecideTrust(h TrustDeciderHook, c *Context, req TrustRequest) (deny bool, err error) {
 	defer recoverPanic(&err)
-	return h.decideTrust(c, req)
+	return h.DecideTrust(c, req)
 }

@@ -2,8 +2,9 @@ package hooks_test
 
 import (
 	"context"
-	"runtime/debug"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
 
 	"github.com/rienda/hooks"
 )
@@ -57,25 +58,12 @@ func BenchmarkChainUnwrapped(b *testing.B) { benchCallTool(b, false) }
 // BenchmarkChainWrapped is the same call with one no-op wrap.
 func BenchmarkChainWrapped(b *testing.B) { benchCallTool(b, true) }
 
-// raceBuild reports whether the test binary has the race detector, which
-// makes sync.Pool drop items and so the pooled Contexts allocate.
-func raceBuild() bool {
-	info, ok := debug.ReadBuildInfo()
-	if !ok {
-		return false
-	}
-	for _, s := range info.Settings {
-		if s.Key == "-race" {
-			return s.Value == "true"
-		}
-	}
-	return false
-}
-
-func TestWrapFreeCallToolDoesNotAllocate(t *testing.T) {
-	if raceBuild() {
-		t.Skip("the race detector makes sync.Pool drop items: allocations are counted without -race")
-	}
+// A Context is never recycled (user code may keep it), so a tool call
+// allocates its Contexts: one allocation per point call that reaches a
+// hook or the tool, holding the Contexts of the point's hooks when it has
+// at most two. Here: BeforeToolExecute (the call's and the guard's) and
+// the tool's; AfterToolExecute has no hook and makes none.
+func TestWrapFreeCallToolAllocatesOnlyItsContexts(t *testing.T) {
 	run := wrapBenchRun(t, false)
 	ctx := context.Background()
 	allocs := testing.AllocsPerRun(100, func() {
@@ -83,7 +71,5 @@ func TestWrapFreeCallToolDoesNotAllocate(t *testing.T) {
 			t.Fatal(err)
 		}
 	})
-	if allocs != 0 {
-		t.Errorf("CallTool without wraps allocates %v times per call, want 0", allocs)
-	}
+	assert.Equal(t, 2.0, allocs, "CallTool without wraps: allocations per call")
 }

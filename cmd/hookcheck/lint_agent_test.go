@@ -45,7 +45,7 @@ func TestLintAgentYAMLErrorNamesTheFileLine(t *testing.T) {
 	dir := t.TempDir()
 	path := filepath.Join(dir, "flow.md")
 	require.NoError(t, os.WriteFile(path, []byte("\n---\nname: x\nhooks: [guard, audit\nmodel: m\n---\n"), 0o644))
-	r := hookcheck(t, "", "lint", "-dir", "../agentloop/hooks", path)
+	r := hookcheck(t, "", "lint", "-dir", "../../examples/agentloop/hooks", path)
 	assert.Equal(t, 1, r.code, r.stderr)
 	assert.Equal(t, path+": line 4: did not find expected ',' or ']'\n1 problem(s)\n", r.stdout)
 }

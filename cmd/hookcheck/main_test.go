@@ -68,7 +68,7 @@ func TestLintReportsEveryProblemWithFileAndLine(t *testing.T) {
 }
 
 func TestLintCleanDirectory(t *testing.T) {
-	r := hookcheck(t, "", "lint", "-dir", "../agentloop/hooks")
+	r := hookcheck(t, "", "lint", "-dir", "../../examples/agentloop/hooks")
 	assert.Equal(t, 0, r.code, r.stdout+r.stderr)
 	assert.Equal(t, "ok: 2 hook(s), 0 agent file(s)\n", r.stdout)
 }

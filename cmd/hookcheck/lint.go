@@ -1,0 +1,159 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/rienda/hooks"
+)
+
+// linted counts what lint checked, for its last line.
+type linted struct {
+	hooks, agents, settings int
+}
+
+// lint checks every target given (and the hooks directory, see the package
+// doc) and prints each problem once; 1 if there was one.
+func (c checker) lint(targets []string) int {
+	problems := 0
+	report := func(format string, args ...any) {
+		problems++
+		fmt.Fprintf(c.out, format+"\n", args...)
+	}
+	type item struct {
+		path string
+		kind kind
+	}
+	items := make([]item, 0, len(targets))
+	lintDir := c.dirGiven || len(targets) == 0
+	for _, t := range targets {
+		k, err := c.kindOf(t)
+		if err != nil {
+			return c.fail(err)
+		}
+		lintDir = lintDir || k == kindAgent
+		items = append(items, item{t, k})
+	}
+	var n linted
+	if lintDir {
+		loaded, err := c.lintDir(c.dir, report)
+		if err != nil {
+			return c.fail(err)
+		}
+		n.hooks += loaded
+	}
+	for _, it := range items {
+		switch it.kind {
+		case kindAgent:
+			c.lintAgent(it.path, report)
+			n.agents++
+		case kindJS:
+			loaded, err := c.lintFolder(it.path, report)
+			if err != nil {
+				return c.fail(err)
+			}
+			n.hooks += loaded
+		default:
+			c.lintSettings(it.path, it.kind, report)
+			n.settings++
+		}
+	}
+	if problems > 0 {
+		fmt.Fprintf(c.out, "%d problem(s)\n", problems)
+		return 1
+	}
+	fmt.Fprintf(c.out, "ok: %d hook(s), %d agent file(s)", n.hooks, n.agents)
+	if n.settings > 0 {
+		fmt.Fprintf(c.out, ", %d settings file(s)", n.settings)
+	}
+	fmt.Fprintln(c.out)
+	return 0
+}
+
+// lintDir loads every hook of a hooks directory, reporting each problem.
+func (c checker) lintDir(dir string, report func(format string, args ...any)) (int, error) {
+	loader := hooks.Loader{Dir: dir, Diagnostics: func(d hooks.Diagnostic) { report("%s", d) }}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return 0, err
+	}
+	loaded := 0
+	for _, e := range entries {
+		if !e.IsDir() && e.Type()&os.ModeSymlink == 0 {
+			continue
+		}
+		if _, err := loader.Load(e.Name()); err != nil {
+			report("%v", err)
+			continue
+		}
+		loaded++
+	}
+	return loaded, nil
+}
+
+// lintFolder lints a folder given on the command line: one hook when it
+// holds index.js, else a hooks directory. A bare name is a hook of -dir.
+func (c checker) lintFolder(path string, report func(format string, args ...any)) (int, error) {
+	info, err := os.Stat(path)
+	if err != nil { // a name, not a path: a hook of -dir
+		loader := hooks.Loader{Dir: c.dir, Diagnostics: func(d hooks.Diagnostic) { report("%s", d) }}
+		if _, err := loader.Load(path); err != nil {
+			report("%v", err)
+			return 0, nil
+		}
+		return 1, nil
+	}
+	if !info.IsDir() {
+		return 0, fmt.Errorf("%s: not a hook folder", path)
+	}
+	if _, err := os.Stat(filepath.Join(path, "index.js")); err != nil {
+		return c.lintDir(path, report)
+	}
+	loader := hooks.Loader{Dir: filepath.Dir(filepath.Clean(path)), Diagnostics: func(d hooks.Diagnostic) { report("%s", d) }}
+	if _, err := loader.Load(filepath.Base(filepath.Clean(path))); err != nil {
+		report("%v", err)
+		return 0, nil
+	}
+	return 1, nil
+}
+
+// lintAgent reports the problems of one agent file, each as "FILE: line N:
+// …" when it has a line: a parse error, a misspelt key (a Diagnostic with
+// no hook) and a declared hook that does not load. The diagnostics of the
+// hooks it loads are left out: every hook an agent can load is a folder of
+// the directory, whose diagnostics lint has printed already, once.
+func (c checker) lintAgent(path string, report func(format string, args ...any)) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		report("%v", err)
+		return
+	}
+	agent, err := hooks.ParseAgent(data)
+	if err != nil {
+		report("%s: %s", path, strings.TrimPrefix(err.Error(), "agent: "))
+		return
+	}
+	loader := hooks.Loader{Dir: c.dir, Diagnostics: func(d hooks.Diagnostic) {
+		if d.Hook == "" {
+			report("%s: %s", path, strings.TrimPrefix(d.Err.Error(), "agent: "))
+		}
+	}}
+	if _, err := loader.LoadAgent(agent); err != nil {
+		report("%s: %v", path, err)
+	}
+}
+
+// lintSettings reports the problems of one settings file: an error that
+// stops it loading (naming the entry, field and line), and every load
+// diagnostic: a handler or event the file asks for that will not run as
+// written.
+func (c checker) lintSettings(path string, k kind, report func(format string, args ...any)) {
+	_, err := settingsHooks(path, k, c.toolNames, func(d hooks.Diagnostic) {
+		report("%s: %s", path, d)
+	})
+	if err != nil {
+		report("%v", err)
+	}
+}
