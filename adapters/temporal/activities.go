@@ -138,6 +138,11 @@ func (a *activities) host(answers []Answer, asked chan hooks.Prompt, cancel cont
 func (a *activities) rehydrate(ctx context.Context, snapshot []byte, answers []Answer) (*step, error) {
 	s := &step{asked: make(chan hooks.Prompt, 1)}
 	s.ctx, s.cancel = context.WithCancel(ctx)
+	snapshot, err := a.openSnapshot(ctx, snapshot)
+	if err != nil {
+		s.cancel()
+		return nil, err
+	}
 	run, err := a.agent.Chain.Rehydrate(a.host(answers, s.asked, s.cancel), snapshot)
 	if err != nil {
 		s.cancel()
@@ -190,9 +195,9 @@ func (a *activities) Start(ctx context.Context, in startInput) (startOutput, err
 	if err != nil {
 		return startOutput{}, final(err)
 	}
-	snap, err := run.Snapshot()
+	snap, err := a.snapshot(ctx, run)
 	if err != nil {
-		return startOutput{}, final(err)
+		return startOutput{}, err
 	}
 	out := startOutput{Snapshot: snap, Conversation: in.Conversation}
 	if a.agent.Store != nil && out.Conversation == "" {
@@ -244,9 +249,9 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 	if err != nil {
 		return modelOutput{}, stepError(err)
 	}
-	snap, err := s.run.Snapshot()
+	snap, err := a.snapshot(ctx, s.run)
 	if err != nil {
-		return modelOutput{}, final(err)
+		return modelOutput{}, err
 	}
 	out := modelOutput{Snapshot: snap, Reply: reply}
 	if in.Conversation != "" && reply.End == nil {
@@ -301,9 +306,9 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 	if err != nil {
 		return toolOutput{}, stepError(err)
 	}
-	snap, err := s.run.Snapshot()
+	snap, err := a.snapshot(ctx, s.run)
 	if err != nil {
-		return toolOutput{}, final(err)
+		return toolOutput{}, err
 	}
 	if in.Conversation == "" {
 		return toolOutput{Snapshot: snap, Result: res}, nil
@@ -331,16 +336,16 @@ func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
 		// worker killed): AfterRun must not run twice, so it does not run
 		// again. At most once: hooks after the one that was running when
 		// the worker died do not run.
-		snap, err := markEnded(in.Snapshot)
-		return endOutput{Snapshot: snap}, final(err)
+		snap, err := a.markEnded(ctx, in.Snapshot)
+		return endOutput{Snapshot: snap}, err
 	}
 	Heartbeat(ctx, afterRunBegan) // the step's first heartbeat: sent before AfterRun begins
 	s.run.End(ctx, in.End)
 	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
 		return endOutput{Suspension: &suspension{Prompt: p}}, nil
 	}
-	snap, err := s.run.Snapshot()
-	return endOutput{Snapshot: snap}, final(err)
+	snap, err := a.snapshot(ctx, s.run)
+	return endOutput{Snapshot: snap}, err
 }
 
 // store is the Agent's Store; a workflow that carries a stored
@@ -368,13 +373,64 @@ const afterRunBegan = "afterRun began"
 
 // markEnded returns a snapshot of the run snap describes, ended, without
 // running a hook.
-func markEnded(snap json.RawMessage) (json.RawMessage, error) {
+func (a *activities) markEnded(ctx context.Context, snap json.RawMessage) (json.RawMessage, error) {
+	snap, err := a.openSnapshot(ctx, snap)
+	if err != nil {
+		return nil, err
+	}
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(snap, &doc); err != nil {
-		return nil, fmt.Errorf("temporal: corrupt run snapshot: %w", err)
+		return nil, final(fmt.Errorf("temporal: corrupt run snapshot: %w", err))
 	}
 	doc["ended"] = json.RawMessage("true")
-	return json.Marshal(doc)
+	if snap, err = json.Marshal(doc); err != nil {
+		return nil, final(err)
+	}
+	return a.claim(ctx, snap)
+}
+
+// SnapshotInlineMax is the largest snapshot a step carries in the
+// workflow's history: with a Store, a larger one is put there and the
+// history carries its key (a JSON string in place of the snapshot).
+const SnapshotInlineMax = 32 << 10
+
+// snapshot is the run's snapshot as a step returns it: itself, or its key
+// in the Store when it is large. A snapshot that fails is final; a store
+// that fails is retried.
+func (a *activities) snapshot(ctx context.Context, run *hooks.Run) (json.RawMessage, error) {
+	snap, err := run.Snapshot()
+	if err != nil {
+		return nil, final(err)
+	}
+	return a.claim(ctx, snap)
+}
+
+func (a *activities) claim(ctx context.Context, snap json.RawMessage) (json.RawMessage, error) {
+	if a.agent.Store == nil || len(snap) <= SnapshotInlineMax {
+		return snap, nil
+	}
+	key := ContentKey(snap)
+	if err := a.agent.Store.Put(ctx, key, snap); err != nil {
+		return nil, fmt.Errorf("temporal: storing the run's snapshot: %w", err)
+	}
+	return json.Marshal(key)
+}
+
+// openSnapshot returns the snapshot a step carries, read from the Store
+// if the step carries its key.
+func (a *activities) openSnapshot(ctx context.Context, snap json.RawMessage) (json.RawMessage, error) {
+	if len(snap) == 0 || snap[0] != '"' {
+		return snap, nil
+	}
+	var key string
+	if err := json.Unmarshal(snap, &key); err != nil {
+		return nil, final(fmt.Errorf("temporal: corrupt snapshot key: %w", err))
+	}
+	data, err := a.store().Get(ctx, key)
+	if err != nil {
+		return nil, fmt.Errorf("temporal: reading the run's snapshot: %w", err)
+	}
+	return data, nil
 }
 
 // runTool runs the agent's tool by name. A tool's error is the result the

@@ -161,3 +161,33 @@ func TestARunStartsOnAStoredConversation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Len(t, all, 1001)
 }
+
+// A hook state too large to carry at every step (200 KB) travels by its
+// key in the Store: the history holds the key, and the state is intact.
+func TestALargeSnapshotTravelsByItsKey(t *testing.T) {
+	store := &durable.MemoryStore{}
+	big := strings.Repeat("z", 200<<10)
+	var rec record
+	agent := longAgent(t, &rec, 20, store)
+	keeper := hooks.Funcs{HookName: "keeper", BeforeRun: func(c *hooks.Context, s hooks.RunStart) (*hooks.RunPatch, error) {
+		return &hooks.RunPatch{State: big}, nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{bookkeeper(&rec), keeper})
+	require.NoError(t, err)
+	agent.Chain = chain
+	startWorker(t, "big-state", agent)
+	run := startRun(t, "big-state", "big-state", durable.Input{Input: "fetch everything", MaxTurns: 21})
+	first := run.GetRunID()
+	out := wait(t, run)
+	assert.Equal(t, "done", out.Output)
+	require.Len(t, rec.snapshot().ends, 1)
+	assert.Regexp(t, `^"sha256-[0-9a-f]{64}"$`, string(out.Snapshot), "the result carries the snapshot's key")
+	snap, err := durable.OpenSnapshot(context.Background(), store, out.Snapshot)
+	require.NoError(t, err)
+	_, states := snapshotOf(t, snap)
+	assert.Equal(t, big, states["keeper"])
+	assert.Equal(t, map[string]any{"tools": 20.0}, states["bookkeeper"])
+	sizes := executionSizes(t, "big-state", first)
+	require.Len(t, sizes, 1)
+	assert.Less(t, sizes[0], 200<<10, "not even one copy of the state is in the history")
+}

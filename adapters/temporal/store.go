@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -150,4 +151,11 @@ func (s FileStore) path(key string) (string, error) {
 		return "", fmt.Errorf("temporal: file store: %q is not a content key", key)
 	}
 	return filepath.Join(s.Dir, key), nil
+}
+
+// OpenSnapshot returns a run's snapshot from Output.Snapshot (or
+// RunStatus.Snapshot): itself, or, if it is a key, the snapshot in store.
+func OpenSnapshot(ctx context.Context, store Store, snap json.RawMessage) (json.RawMessage, error) {
+	a := &activities{agent: &Agent{Store: store}}
+	return a.openSnapshot(ctx, snap)
 }

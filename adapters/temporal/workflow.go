@@ -82,9 +82,12 @@ type Output struct {
 	// result does not repeat it.
 	Messages     []hooks.Message
 	Conversation string
-	Steps        []Step          // what happened, in order: the trace of the run (tool results are not quoted)
-	Snapshot     json.RawMessage // the run's last snapshot (hook states, memo, model calls)
-	Continued    int             // times the run continued as new
+	Steps        []Step // what happened, in order: the trace of the run (tool results are not quoted)
+	// Snapshot is the run's last snapshot (hook states, memo, model
+	// calls); with a Store, one past SnapshotInlineMax is there, and this
+	// is its key as a JSON string (OpenSnapshot reads either).
+	Snapshot  json.RawMessage
+	Continued int // times the run continued as new
 }
 
 // Step is one line of a durable run's trace.
