@@ -125,6 +125,7 @@ func (f *flow) model(req hooks.ModelRequest) (hooks.ModelReply, error) {
 }
 
 func (f *flow) tool(call hooks.ToolCall) (hooks.ToolResult, error) {
+	f.searchTool(call.Name)
 	var out toolOutput
 	err := f.call(f.ctx, ActivityTool, call.Name, func(answers []Answer, s *suspension) any {
 		in := toolInput{Snapshot: f.snap, Call: call, Answers: answers, Conversation: f.conv}

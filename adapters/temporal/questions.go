@@ -93,7 +93,8 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 		q.ID = fmt.Sprintf("%s/%d", info.WorkflowExecution.RunID, f.asked)
 	}
 	f.pending, f.answered = q, false
-	defer func() { f.pending = nil }()
+	f.searchWaiting(true)
+	defer func() { f.pending = nil; f.searchWaiting(false) }()
 	f.trace("wait", "%s: %s", p.Title, p.Body)
 	if q.ID != "" {
 		if err := workflow.ExecuteActivity(f.stepOptions(ctx, ActivityAsk, ""), ActivityAsk, *q).Get(ctx, nil); err != nil && ctx.Err() == nil {

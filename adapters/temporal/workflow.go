@@ -49,6 +49,9 @@ type Input struct {
 	// ContinueAsNewBytes continues the run as new once the execution's
 	// history passes this size; 0: DefaultContinueAsNewBytes.
 	ContinueAsNewBytes int
+	// SearchAttributes keeps the search attributes SearchWaiting and
+	// SearchTools up to date; they must be registered on the namespace.
+	SearchAttributes bool
 	// Carried is set by the workflow itself when it continues as new; a
 	// client leaves it nil.
 	Carried *Carried
@@ -117,6 +120,7 @@ type flow struct {
 	asked            int              // questions asked in this execution
 	answered         bool             // the pending question has its answer
 	answers          workflow.Channel // answers the update handler took
+	tools            []string         // tools the run used (SearchTools), in this execution
 }
 
 // changeContinueAsNew names the change that made runs continue as new;
