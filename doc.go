@@ -90,7 +90,7 @@
 //
 // [Message] keeps a framework's own message value ([Message.WithRaw]) so
 // that [RebuildMessages] hands untouched messages back as they were.
-// [NewContext] carries a run through a framework that passes only a
+// [ContextWithRun] carries a run through a framework that passes only a
 // context; [Runs] keeps one run per session; [ParseArguments] decodes a
 // model's raw arguments; [ToolStep.Rewritten] says when to re-encode them;
 // [ToolSteps] keeps steps between split callbacks. The adapters/ folder

@@ -3,7 +3,7 @@
 //
 // eino owns its loop and hands its components only a context, so the run
 // travels in the context: start a [hooks.Run], put it in the context with
-// [hooks.NewContext], give that context to the runner, and end the run when
+// [hooks.ContextWithRun], give that context to the runner, and end the run when
 // the agent's events are drained:
 //
 //	run, err := chain.Start(ctx, host, hooks.RunStart{Input: query})
@@ -20,7 +20,7 @@
 //	})
 //	// …
 //	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).
-//		Query(hooks.NewContext(ctx, run), query)
+//		Query(hooks.ContextWithRun(ctx, run), query)
 //	var runErr error
 //	for ev, ok := iter.Next(); ok; ev, ok = iter.Next() {
 //		if ev.Err != nil {
@@ -30,7 +30,7 @@
 //	run.End(ctx, hooks.RunEnd{Err: runErr})
 //
 // A tool or model call whose context carries no run fails with an error
-// matching [ErrNoRun]: a forgotten NewContext must not run tools unguarded.
+// matching [ErrNoRun]: a forgotten ContextWithRun must not run tools unguarded.
 //
 // # How the hooks' decisions map
 //

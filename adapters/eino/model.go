@@ -14,9 +14,9 @@ import (
 )
 
 // ErrNoRun is the error of a tool or model call whose context carries no
-// hooks.Run: hooks.NewContext was not given to the runner. The call fails
+// hooks.Run: hooks.ContextWithRun was not given to the runner. The call fails
 // rather than run without the hooks that guard it.
-var ErrNoRun = errors.New("hooks/eino: no hooks.Run in the context: pass hooks.NewContext(ctx, run) to the runner")
+var ErrNoRun = errors.New("hooks/eino: no hooks.Run in the context: pass hooks.ContextWithRun(ctx, run) to the runner")
 
 // maxContinues bounds the Continue round trips of one model call, as
 // eino's ChatModelAgent bounds its iterations by default.

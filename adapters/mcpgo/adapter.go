@@ -217,7 +217,7 @@ func (a *Adapter) callTool(ctx context.Context, run *hooks.Run, req mcp.CallTool
 			if !bytes.Equal(sent, raw) {
 				setArguments(&req, call.Arguments, sent)
 			}
-			if out, err = next(hooks.NewContext(ctx, run), req); err != nil {
+			if out, err = next(hooks.ContextWithRun(ctx, run), req); err != nil {
 				return hooks.ToolResult{}, err
 			}
 			if out == nil {

@@ -198,7 +198,7 @@ func (a *Adapter) callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToo
 			if refusal != nil {
 				return *refusal, nil
 			}
-			result, err := next(hooks.NewContext(ctx, run), withArguments(req, sent))
+			result, err := next(hooks.ContextWithRun(ctx, run), withArguments(req, sent))
 			if err != nil {
 				return hooks.ToolResult{}, err
 			}

@@ -58,7 +58,7 @@ type Result[M any] struct {
 // Run runs params round the loop (see the adapters' Loop.Run). It returns
 // maxTurns when the loop reached l.MaxTurns.
 func Run[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R], run *hooks.Run, params P, maxTurns error) (Result[M], error) {
-	ctx = hooks.NewContext(ctx, run)
+	ctx = hooks.ContextWithRun(ctx, run)
 	res := Result[M]{Messages: slices.Clone(p.Messages(params))}
 	for res.Turns < l.MaxTurns {
 		params = p.WithMessages(params, res.Messages)
