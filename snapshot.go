@@ -24,6 +24,11 @@ type snapshotDoc struct {
 	States     map[string]json.RawMessage            `json:"states,omitempty"`
 	Memo       map[string]map[string]json.RawMessage `json:"memo,omitempty"`
 	Ended      bool                                  `json:"ended,omitempty"` // AfterRun has run
+	// The run's streak of continued model calls (Context.Continuations),
+	// and whether the last reply was sent on, so that a bound on how often
+	// hooks send a run on holds across a hop.
+	Continuations int64 `json:"continuations,omitempty"`
+	Continued     bool  `json:"continued,omitempty"`
 	// The basic Go types of states and memo results that are numbers
 	// other than float64 (see snapshot_values.go); readers that do not
 	// know these fields read the numbers as JSON numbers.
@@ -50,7 +55,8 @@ func (r *Run) Snapshot() ([]byte, error) {
 		calls = math.MaxInt64
 	}
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
-		ModelCalls: calls, States: map[string]json.RawMessage{}, Ended: r.ended.Load()}
+		ModelCalls: calls, States: map[string]json.RawMessage{}, Ended: r.ended.Load(),
+		Continuations: r.continuations.Load(), Continued: r.continued.Load()}
 	r.stateMu.Lock()
 	states := append([]any(nil), r.states...)
 	r.stateMu.Unlock()
@@ -150,9 +156,14 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 	if doc.ModelCalls < 0 {
 		return nil, fmt.Errorf("hooks: corrupt run snapshot: modelCalls is %d", doc.ModelCalls)
 	}
+	if doc.Continuations < 0 || doc.Continuations > doc.ModelCalls {
+		return nil, fmt.Errorf("hooks: corrupt run snapshot: continuations is %d (of %d model calls)", doc.Continuations, doc.ModelCalls)
+	}
 	r := c.newRun(host, doc.RunID, doc.Input)
 	r.modelCalls.Store(doc.ModelCalls)
 	r.ended.Store(doc.Ended)
+	r.continuations.Store(doc.Continuations)
+	r.continued.Store(doc.Continued)
 	for i, name := range c.names {
 		raw, ok := doc.States[name]
 		if !ok {
