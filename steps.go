@@ -11,7 +11,7 @@ type ModelStep struct {
 	Response *ModelResponse // non-nil: a hook answered; do not call the model
 	End      *End           // non-nil: end the run with End.Output
 
-	entered int // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
+	stop stopMark // the hook that answered or ended, if one did: only the hooks before it unwind
 }
 
 // ModelReply is the model's reply after the AfterModelResponse hooks.
@@ -23,13 +23,19 @@ type ModelReply struct {
 
 // ToolStep is what BeforeToolExecute decided about one tool call. Pass it
 // to AfterToolExecute so that only the hooks it entered unwind.
+//
+// A step BeforeToolExecute returns is one of three: let through (Result
+// nil: run the tool), answered (Result set: do not run the tool), or
+// refused (Refused, with Reason, and Result the error result the model
+// reads: {Text: Reason, IsError: true}). A step a host builds by hand that
+// says Refused is treated as refused whatever its Result: no tool runs.
 type ToolStep struct {
 	Call    ToolCall    // the call as the tool must see it
 	Result  *ToolResult // non-nil: do not run the tool; a refusal is IsError with the reason as Text
 	Refused bool
 	Reason  string
 
-	entered   int            // hooks entered: list index + 1 of the hook that answered or refused; 0: all of them
+	stop      stopMark       // the hook that answered or refused, if one did: only the hooks before it unwind
 	rewritten bool           // a hook replaced the arguments: origArgs are the model's
 	origArgs  map[string]any // the arguments as the model asked for them
 }
@@ -41,6 +47,20 @@ type ToolStep struct {
 // reach the tool as the model wrote them unless a hook changed them.
 func (s *ToolStep) Rewritten() bool {
 	return s.rewritten && !sameArguments(s.origArgs, s.Call.Arguments)
+}
+
+// answer returns the result the model reads instead of the tool's, when
+// the tool must not run: the refusal, or a hook's answer.
+func (s *ToolStep) answer() (ToolResult, bool) {
+	switch {
+	case s.Refused && s.Result != nil:
+		return *s.Result, true
+	case s.Refused:
+		return ToolResult{Text: s.Reason, IsError: true}, true
+	case s.Result != nil:
+		return *s.Result, true
+	}
+	return ToolResult{}, false
 }
 
 // original returns the call as the model asked for it.
@@ -99,7 +119,8 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 		return ToolResult{}, err
 	}
 	if step.Refused {
-		return *step.Result, nil
+		res, _ := step.answer()
+		return res, nil
 	}
 	res, err := r.ExecuteTool(ctx, step, tool)
 	if err != nil {

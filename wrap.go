@@ -72,12 +72,12 @@ func (c *Context) WithContext(ctx context.Context) *Context {
 // between the split methods without it skips the wraps, and the chain
 // says so once per run, as a Diagnostic.
 func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
-	if step.Result != nil {
-		return *step.Result, nil
+	if res, ok := step.answer(); ok {
+		return res, nil
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
-		c := r.context(ctx, WrapToolCall)
+		c := r.pointContext(ctx, WrapToolCall, 0)
 		defer r.release(c)
 		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		return tool(c, step.Call)
@@ -110,7 +110,7 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 	}
 	ws := r.chain.wrapModel
 	if len(ws) == 0 {
-		c := r.context(ctx, WrapModelCall)
+		c := r.pointContext(ctx, WrapModelCall, 0)
 		defer r.release(c)
 		return model(c, step.Request)
 	}
@@ -141,7 +141,7 @@ type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
 // run runs layer i (the call itself past the last wrap) on x.
 func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	r := l.r
-	c := r.context(ctx, l.at)
+	c := r.pointContext(ctx, l.at, min(len(l.ws)-i, 1))
 	defer r.release(c)
 	if l.step != nil {
 		// The layer's call may be an outer wrap's: Rewritten compares it
@@ -153,7 +153,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return l.call(c, x)
 	}
 	e := l.ws[i]
-	c = c.forHook(e.index)
+	c = c.forHook(0, e.index)
 	var last struct { // what the layer's last call of next gave it
 		sync.Mutex // a wrap may call next from several goroutines (a hedged request)
 		called     bool
@@ -185,7 +185,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	v := noOpinion
 	switch {
 	case panicked != nil:
-		v = judge(refuseWrapped, l.at, e.index, e.policy, panicked)
+		v = judge(r.chain.names, l.at, e.index, e.policy, panicked)
 	case !called:
 		v = verdict{decision: DecisionAnswered}
 	}
@@ -209,11 +209,6 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return lastRes, lastErr
 	}
 	return l.run(ctx, i+1, x) // the layer failed before its call: skip it
-}
-
-// refuseWrapped is the verdict of a tool call a failing wrap refused.
-func refuseWrapped(_ int, reason string) verdict {
-	return verdict{decision: DecisionRefused, reason: reason, stop: true}
 }
 
 // callWrap runs one wrap; panicked is its panic, as a *PanicError.
