@@ -168,14 +168,15 @@ func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chun
 	s := &streamer{r: r, ctx: ctx, step: step, deliver: deliver}
 	for i, h := range r.chain.hooks {
 		inner, policy := policyOf(h)
-		sh, ok := inner.(StreamHook)
-		if !ok || !wasEntered(i, step.entered) {
-			continue
+		if sh, ok := inner.(StreamHook); ok && step.stop.entered(i) {
+			s.stages = append(s.stages, stage{h: sh, index: i, policy: policy})
 		}
-		if s.point == nil {
-			s.point = r.context(ctx, StreamModelText)
+	}
+	if len(s.stages) > 0 {
+		s.point = r.pointContext(ctx, StreamModelText, len(s.stages))
+		for slot := range s.stages {
+			s.stages[slot].c = s.point.forHook(slot, s.stages[slot].index)
 		}
-		s.stages = append(s.stages, stage{h: sh, index: i, policy: policy, c: s.point.forHook(i)})
 	}
 	return s
 }
