@@ -2,7 +2,6 @@ package hooks
 
 import (
 	"fmt"
-	"log/slog"
 	"maps"
 	"reflect"
 	"slices"
@@ -329,20 +328,4 @@ func (c *Chain) Hooks() []Hook {
 		return nil
 	}
 	return append([]Hook(nil), c.hooks...)
-}
-
-// diagnose reports d to the chain's diagnostics function, or to slog.
-func (c *Chain) diagnose(d Diagnostic) {
-	if c.opts.diagnostics != nil {
-		c.opts.diagnostics(d)
-		return
-	}
-	attrs := []any{"hook", d.Hook, "err", d.Err}
-	if d.Point != "" {
-		attrs = append(attrs, "point", string(d.Point))
-	}
-	if pe, ok := d.Err.(*PanicError); ok {
-		attrs = append(attrs, "stack", string(pe.Stack))
-	}
-	slog.Warn("hook diagnostic", attrs...)
 }

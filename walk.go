@@ -7,7 +7,7 @@ import "time"
 // on its answer, report the answer to the trace, stop when a hook ended the
 // walk. This file is that walk; what differs between those points (how a
 // hook is asked, what its patch does) is a small type per point in
-// steps_model.go and steps_tool.go. BeforeRun and AfterRun (run.go), trust
+// modelpoints.go and toolpoints.go. BeforeRun and AfterRun (run.go), trust
 // (trust.go) and wraps (wrap.go) have loops of their own: their hooks do
 // not return these patches.
 

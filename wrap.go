@@ -9,15 +9,6 @@ import (
 	"sync/atomic"
 )
 
-// The points of wrap hooks. They are not in Points(): they wrap the call
-// between BeforeToolExecute and AfterToolExecute (and between
-// BeforeModelRequest and AfterModelResponse) rather than mark a point of
-// the loop. A TraceEvent, Diagnostic or HookError of a wrap hook names them.
-const (
-	WrapToolCall  Point = "wrapToolCall"
-	WrapModelCall Point = "wrapModelCall"
-)
-
 // WrapToolHook wraps the tool call itself, with next the rest of it: to
 // retry a flaky tool, time it, put a span, a timeout or a circuit breaker
 // around it. Wraps sit innermost, as LangChain's wrap_tool_call does: every
