@@ -66,7 +66,7 @@ func BenchmarkModelCall(b *testing.B) {
 			b.Fatal(err)
 		}
 		b.Cleanup(func() { run.End(context.Background(), hooks.RunEnd{}) })
-		return hooks.NewContext(context.Background(), run)
+		return hooks.ContextWithRun(context.Background(), run)
 	}
 	b.Run("generate/bare", func(b *testing.B) {
 		b.ReportAllocs()

@@ -69,7 +69,7 @@ func streamRun(t *testing.T, m *pacedModel, hs ...hooks.Hook) *schema.StreamRead
 	ctx := context.Background()
 	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: "test"})
 	require.NoError(t, err)
-	sr, err := WrapModel(m).stream(hooks.NewContext(ctx, run), []*schema.Message{schema.UserMessage("hi")})
+	sr, err := WrapModel(m).stream(hooks.ContextWithRun(ctx, run), []*schema.Message{schema.UserMessage("hi")})
 	require.NoError(t, err)
 	return sr
 }
