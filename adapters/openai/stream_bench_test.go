@@ -104,3 +104,32 @@ func benchRun(b *testing.B, hs ...hooks.Hook) *hooks.Run {
 	b.Cleanup(func() { run.End(context.Background(), hooks.RunEnd{}) })
 	return run
 }
+
+// BenchmarkResponseCall is one streamed Responses API call of a 40-chunk
+// reply: the SDK alone against StreamResponse with one no-op hook.
+func BenchmarkResponseCall(b *testing.B) {
+	ctx := context.Background()
+	params := responseParams("hi")
+	events := strings.Join(responseEvents(benchReply), "")
+	b.Run("stream/sdk", func(b *testing.B) {
+		client := benchServer(b, "text/event-stream", events)
+		b.ReportAllocs()
+		for b.Loop() {
+			stream := client.Responses.NewStreaming(ctx, params)
+			for stream.Next() {
+				_ = stream.Current()
+			}
+			require.NoError(b, stream.Err())
+			_ = stream.Close()
+		}
+	})
+	b.Run("stream/hooks", func(b *testing.B) {
+		client := benchServer(b, "text/event-stream", events)
+		run := benchRun(b, noop)
+		b.ReportAllocs()
+		for b.Loop() {
+			_, _, err := hooksopenai.StreamResponse(ctx, run, &client.Responses, params, func(hooks.Chunk) error { return nil })
+			require.NoError(b, err)
+		}
+	})
+}
