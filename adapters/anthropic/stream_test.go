@@ -184,6 +184,8 @@ func TestStreamModelDeliversMessageChunksWhileTheStreamIsOpen(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "Hello, world", got.text.String())
 	assert.Equal(t, "Hello, world", after.Text, "AfterModelResponse sees the assembled reply")
+	assert.Equal(t, hooks.Usage{InputTokens: 11, OutputTokens: 7}, after.Usage, "and what the streamed call cost")
+	assert.Equal(t, hooks.StopEndTurn, after.StopReason)
 	assert.Equal(t, "Hello, world", reply.Response.Text)
 	require.NotNil(t, msg)
 	assert.Equal(t, "Hello, world", msg.Content[0].Text)
