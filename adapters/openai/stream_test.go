@@ -29,6 +29,7 @@ type sseAPI struct {
 	mu     sync.Mutex
 	bodies [][]byte
 	events []string
+	next   func() []string // non-nil: the events of each request, in turn
 	gate   func(i int, r *http.Request) // called before event i is written
 	client oai.Client
 	path   string
@@ -51,9 +52,13 @@ func (f *sseAPI) serve(w http.ResponseWriter, r *http.Request) {
 	}
 	f.mu.Lock()
 	f.bodies = append(f.bodies, body)
+	events := f.events
+	if f.next != nil {
+		events = f.next()
+	}
 	f.mu.Unlock()
 	w.Header().Set("Content-Type", "text/event-stream")
-	for i, ev := range f.events {
+	for i, ev := range events {
 		if f.gate != nil {
 			f.gate(i, r)
 		}
