@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
+	"sync"
 
 	"github.com/cloudwego/eino/components/model"
 	"github.com/cloudwego/eino/schema"
@@ -29,9 +31,14 @@ const streamCapacity = 16
 // eino reads the stream only to its end before acting, so this costs no
 // time. Text an AfterModelResponse hook rewrites is already delivered: the
 // message eino assembles keeps the delivered text (redact with a stream
-// hook). A Continue streams the next reply on in the same stream.
+// hook). A Continue streams the next reply on in the same stream: eino's
+// history is the stream concatenated, so the draft and the next reply are
+// one message there, without the Continue's user message (Generate keeps
+// the exchange).
 //
-// A failure (a hook's under FailRun, the model's) is the stream's error.
+// A failure before the model's stream opened (a hook's under FailRun, the
+// model's refusing to open) is Stream's error, and the hooks' request is
+// settled when Stream returns; a failure after that is the stream's error.
 // The goroutine that feeds the stream ends with it: when the model's
 // stream ends, or when eino closes the reader.
 func (m *ChatModel) stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
@@ -47,23 +54,56 @@ func (m *ChatModel) stream(ctx context.Context, input []*schema.Message, opts ..
 		return nil, err
 	}
 	sr, sw := schema.Pipe[*schema.Message](streamCapacity)
+	s := &einoStream{m: m, run: run, of: newOffer(m.tools, opts), opts: opts, sw: sw, opened: make(chan error, 1)}
 	go func() {
 		defer sw.Close()
-		if err := m.streamCalls(ctx, run, msgs, sw, opts); err != nil {
+		err := s.calls(ctx, msgs)
+		if s.open(err) { // it ended before the model's stream opened: Stream returns err
+			return
+		}
+		if err != nil {
 			sw.Send(nil, err)
 		}
 	}()
+	if err := <-s.opened; err != nil {
+		return nil, err
+	}
 	return sr, nil
+}
+
+// einoStream is one Stream call: the goroutine that feeds eino's reader
+// tells Stream once when the model's stream is open (or the call is over
+// before that), so that a failure before the first chunk (a hook's, the
+// model's) is Stream's error and the hooks' request is settled when Stream
+// returns.
+type einoStream struct {
+	m      *ChatModel
+	run    *hooks.Run
+	of     offer
+	opts   []model.Option
+	sw     *schema.StreamWriter[*schema.Message]
+	opened chan error
+	once   sync.Once // opened is sent to once (a wrap may call the model from another goroutine)
+}
+
+// open tells Stream, once, that the model's stream is open (err nil) or
+// that the call ended first; it reports whether this was the first time.
+func (s *einoStream) open(err error) (first bool) {
+	s.once.Do(func() {
+		first = true
+		s.opened <- err
+	})
+	return first
 }
 
 // errReaderClosed stops the model's stream when eino closed the reader.
 var errReaderClosed = errors.New("hooks/eino: the stream's reader was closed")
 
-// streamCalls streams one model call through the hooks into sw, and one
-// more for each Continue.
-func (m *ChatModel) streamCalls(ctx context.Context, run *hooks.Run, msgs []*schema.Message, sw *schema.StreamWriter[*schema.Message], opts []model.Option) error {
+// calls streams one model call through the hooks into eino's stream,
+// and one more for each Continue.
+func (s *einoStream) calls(ctx context.Context, msgs []*schema.Message) error {
 	send := func(msg *schema.Message) error {
-		if closed := sw.Send(msg, nil); closed {
+		if closed := s.sw.Send(msg, nil); closed {
 			return errReaderClosed
 		}
 		return nil
@@ -76,22 +116,26 @@ func (m *ChatModel) streamCalls(ctx context.Context, run *hooks.Run, msgs []*sch
 	}
 	for range maxContinues + 1 {
 		req, system := toRequest(msgs)
+		s.of.fill(&req)
 		var got *schema.Message // the model's assembled reply; nil when a hook answered
-		reply, err := run.StreamModel(ctx, req, func(c *hooks.Context, req hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
-			sent, err := fromRequest(req, system)
-			if err != nil {
-				return hooks.ModelResponse{}, fmt.Errorf("hooks/eino: chat model: %w", err)
-			}
+		reply, err := s.run.StreamModel(ctx, req, func(c *hooks.Context, req hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
+			var err error
 			// c.Context, never c: the model may keep its context past this call.
-			if got, err = m.streamInner(m.innerContext(c.Context), sent, yield, opts); err != nil {
+			if got, err = s.model(c.Context, req, system, yield); err != nil {
 				return hooks.ModelResponse{}, err
 			}
-			return hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}, nil
+			resp := hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}
+			replyMeta(&resp, got)
+			return resp, nil
 		}, deliver)
 		if err != nil {
 			return err
 		}
+		s.open(nil) // a hook answered or ended the run: the stream is eino's to read
 		if reply.End != nil {
+			if !s.delivered(reply) {
+				return send(schema.AssistantMessage(reply.End.Output, nil))
+			}
 			return nil // what was delivered stands; no tool call follows
 		}
 		last, err := lastChunk(reply.Response, got)
@@ -113,14 +157,29 @@ func (m *ChatModel) streamCalls(ctx context.Context, run *hooks.Run, msgs []*sch
 	return fmt.Errorf("hooks/eino: chat model: the hooks asked to continue more than %d times in one call", maxContinues)
 }
 
-// streamInner reads the inner model's stream, yielding each chunk's text
-// as it comes, and returns the chunks concatenated.
-func (m *ChatModel) streamInner(ctx context.Context, msgs []*schema.Message, yield func(hooks.Chunk) error, opts []model.Option) (*schema.Message, error) {
-	sr, err := m.inner.Stream(ctx, msgs, opts...)
+// delivered reports whether an ended reply had delivered text: an End
+// before the model (or on an empty reply) sends End.Output instead, as
+// Generate answers it.
+func (s *einoStream) delivered(reply hooks.ModelReply) bool { return reply.Response.Text != "" }
+
+// model opens the inner model's stream (and tells Stream it is open),
+// yields each chunk's text as it comes, and returns the chunks
+// concatenated.
+func (s *einoStream) model(ctx context.Context, req hooks.ModelRequest, system *schema.Message, yield func(hooks.Chunk) error) (*schema.Message, error) {
+	msgs, err := fromRequest(req, system)
+	if err != nil {
+		return nil, fmt.Errorf("hooks/eino: chat model: %w", err)
+	}
+	more, err := s.of.options(req)
+	if err != nil {
+		return nil, fmt.Errorf("hooks/eino: chat model: %w", err)
+	}
+	sr, err := s.m.inner.Stream(s.m.innerContext(ctx), msgs, append(slices.Clip(s.opts), more...)...)
 	if err != nil {
 		return nil, err
 	}
 	defer sr.Close()
+	s.open(nil)
 	var chunks []*schema.Message
 	for {
 		chunk, err := sr.Recv()
@@ -158,9 +217,6 @@ func lastChunk(resp hooks.ModelResponse, got *schema.Message) (*schema.Message, 
 	if err != nil {
 		return nil, fmt.Errorf("hooks/eino: chat model: %w", err)
 	}
-	for i := range calls {
-		calls[i].Index = &i
-	}
-	out.ToolCalls = calls
+	out.ToolCalls = calls // in one chunk: eino's concatenation keeps them as they are
 	return out, nil
 }
