@@ -162,6 +162,21 @@ func (c *Context) ModelCalls() int {
 	return int(c.run.modelCalls.Load())
 }
 
+// Continuations returns how many model calls in a row, up to and
+// including the current one, hooks sent the run on to with Continue
+// (ModelResponsePatch.Continue): 0 when the current call answers a user's
+// turn (or is the run's first), 1 when it answers the first continuation,
+// and so on. It is the run's, whichever hook continued: hooks of several
+// settings sets that each bound how often a run may be sent on (Claude
+// Code's Stop, Gemini CLI's AfterAgent) read one streak, so that two of
+// them cannot keep a run going by taking turns.
+func (c *Context) Continuations() int {
+	if c.run == nil {
+		return 0
+	}
+	return int(c.run.continuations.Load())
+}
+
 // State returns the running hook's state for this run: what its BeforeRun
 // returned or SetState set last, or what a snapshot restored. Nil outside
 // a hook.
@@ -221,6 +236,14 @@ func (c *Context) Log(args ...any) {
 		return
 	}
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
+}
+
+// Interactive reports whether Confirm can reach a person: the host gave a
+// Host.Confirm. Without one, Confirm answers Host.AutoApprove at once, and
+// a hook that must not act unattended (an approval policy) can refuse
+// instead of taking that answer.
+func (c *Context) Interactive() bool {
+	return c.run != nil && c.run.host.Confirm != nil
 }
 
 // Confirm asks a person and blocks until they answer. Without a

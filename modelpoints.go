@@ -13,6 +13,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
+	r.countContinuation()
 	c := r.pointContext(ctx, BeforeModelRequest, len(r.chain.beforeModel))
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
@@ -123,7 +124,19 @@ func (r *Run) settle(s afterModel) ModelReply {
 			Err: fmt.Errorf("continue %q ignored: the reply has %d tool call(s)", reply.Continue, len(reply.Response.ToolCalls))})
 		reply.Continue = ""
 	}
+	r.continued.Store(reply.Continue != "")
 	return reply
+}
+
+// countContinuation counts, as a model call starts, whether hooks sent the
+// run on to it (Continue on the reply before): the streak grows, or a
+// user's turn (or the run's first call) resets it.
+func (r *Run) countContinuation() {
+	if r.continued.Swap(false) {
+		r.continuations.Add(1)
+		return
+	}
+	r.continuations.Store(0)
 }
 
 // afterModel is the walk of AfterModelResponse; reply is the reply as the
