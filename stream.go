@@ -116,6 +116,9 @@ var errStreamStopped = errors.New("hooks: the stream was stopped")
 // nothing. A wrap that calls next again after chunks were delivered gets
 // ErrStreamDelivered.
 func (r *Run) StreamModel(ctx context.Context, req ModelRequest, open StreamFunc, deliver func(Chunk) error) (ModelReply, error) {
+	if open == nil || deliver == nil {
+		return ModelReply{}, errors.New("hooks: StreamModel needs a StreamFunc and a deliver function")
+	}
 	step, err := r.BeforeModelRequest(ctx, req)
 	if err != nil {
 		return ModelReply{}, err

@@ -398,3 +398,13 @@ func TestStreamJavaScriptHooksSeeTheAssembledReply(t *testing.T) {
 	assert.Equal(t, "hello", got.text.String(), "the chunks are the model's: a JS hook does not see the stream")
 	assert.Equal(t, "HELLO (0)", reply.Response.Text, "it sees, and may rewrite, the assembled reply")
 }
+
+func TestStreamModelNeedsAStreamAndADeliver(t *testing.T) {
+	run := start(t, &recorder{})
+	src := &chunks{texts: []string{"x"}, got: &strings.Builder{}}
+	_, err := run.StreamModel(context.Background(), hooks.ModelRequest{}, nil, func(hooks.Chunk) error { return nil })
+	require.ErrorContains(t, err, "StreamFunc")
+	_, err = run.StreamModel(context.Background(), hooks.ModelRequest{}, src.open, nil)
+	require.ErrorContains(t, err, "deliver")
+	assert.Zero(t, src.opened)
+}
