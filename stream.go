@@ -249,6 +249,9 @@ func (s *streamer) yield(ch Chunk) error {
 	if s.stopped != nil {
 		return s.stopped
 	}
+	if err := s.ctx.Err(); err != nil { // cancelled: nothing more reaches the caller
+		return s.stop(err)
+	}
 	if ch.Text != "" {
 		if err := s.push(ch.Text, false); err != nil {
 			return s.stop(err)

@@ -408,3 +408,23 @@ func TestStreamModelNeedsAStreamAndADeliver(t *testing.T) {
 	require.ErrorContains(t, err, "deliver")
 	assert.Zero(t, src.opened)
 }
+
+func TestStreamACancelledCallDeliversNothingMore(t *testing.T) {
+	run := start(t, &recorder{})
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	var got []string
+	_, err := run.StreamModel(ctx, hooks.ModelRequest{},
+		func(_ *hooks.Context, _ hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
+			for _, t := range []string{"a", "b", "c"} {
+				_ = yield(hooks.Chunk{Text: t}) // a stream that ignores its context
+			}
+			return hooks.ModelResponse{Text: "abc"}, nil
+		}, func(ch hooks.Chunk) error {
+			got = append(got, ch.Text)
+			cancel()
+			return nil
+		})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Equal(t, []string{"a"}, got)
+}
