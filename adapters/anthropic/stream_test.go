@@ -29,7 +29,7 @@ type sseAPI struct {
 	mu     sync.Mutex
 	bodies [][]byte
 	events []string
-	next   func() []string // non-nil: the events of each request, in turn
+	next   func() []string              // non-nil: the events of each request, in turn
 	gate   func(i int, r *http.Request) // called before event i is written
 	client sdk.Client
 	path   string
