@@ -141,3 +141,34 @@ func TestContinuationsCountTheRunsStreak(t *testing.T) {
 	// final).
 	assert.Equal(t, []int{0, 0, 1, 2, 3, 0}, seen)
 }
+
+// The streak survives a hop: a bound on how often hooks send a run on
+// holds across Snapshot and Rehydrate.
+func TestContinuationsSurviveASnapshot(t *testing.T) {
+	msg := "go on"
+	var seen []int
+	h := hooks.Funcs{HookName: "stop",
+		BeforeModelRequest: func(c *hooks.Context, r hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+			seen = append(seen, c.Continuations())
+			return nil, nil
+		},
+		AfterModelResponse: func(c *hooks.Context, r hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+			return &hooks.ModelResponsePatch{Continue: &msg}, nil
+		}}
+	chain, err := hooks.NewChain([]hooks.Hook{h})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	model := func(*hooks.Context, hooks.ModelRequest) (hooks.ModelResponse, error) {
+		return hooks.ModelResponse{Text: "x"}, nil
+	}
+	for range 3 {
+		data, err := run.Snapshot()
+		require.NoError(t, err)
+		run, err = chain.Rehydrate(hooks.Host{}, data)
+		require.NoError(t, err)
+		_, err = run.CallModel(context.Background(), hooks.ModelRequest{}, model)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []int{0, 1, 2}, seen)
+}

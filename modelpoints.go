@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // BeforeModelRequest runs the BeforeModelRequest hooks in list order on
@@ -28,7 +29,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	if step.stop.none() {
-		r.modelCalls.Add(1)
+		r.countModelCall()
 	}
 	return step, nil
 }
@@ -126,6 +127,18 @@ func (r *Run) settle(s afterModel) ModelReply {
 	}
 	r.continued.Store(reply.Continue != "")
 	return reply
+}
+
+// countModelCall counts a request let through to the model, saturating
+// at MaxInt64 so that the count never reads negative and a snapshot of it
+// always reads back.
+func (r *Run) countModelCall() {
+	for {
+		n := r.modelCalls.Load()
+		if n == math.MaxInt64 || r.modelCalls.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
 }
 
 // countContinuation counts, as a model call starts, whether hooks sent the

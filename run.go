@@ -27,8 +27,8 @@ type Run struct {
 	// how many model calls in a row, up to the current one, hooks sent on.
 	continued     atomic.Bool
 	continuations atomic.Int64
-	memo       memoTable
-	ended      atomic.Bool
+	memo          memoTable
+	ended         atomic.Bool
 
 	wraps [2]wrapCount // tool calls, model calls: did the host run them through the wraps?
 

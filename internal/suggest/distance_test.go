@@ -1,4 +1,4 @@
-package hooks
+package suggest
 
 import (
 	"testing"
@@ -6,7 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 )
 
-func TestAgentKeyEditDistance(t *testing.T) {
+func TestDistanceIsOptimalStringAlignment(t *testing.T) {
 	for _, tc := range []struct {
 		a, b string
 		want int
@@ -17,7 +17,7 @@ func TestAgentKeyEditDistance(t *testing.T) {
 		{"temperature", "hooks", 11}, {"", "name", 4}, {"hоoks", "hooks", 1}, // a Cyrillic о
 		{"ca", "abc", 3}, // optimal string alignment: no substring edited twice
 	} {
-		assert.Equal(t, tc.want, editDistance(tc.a, tc.b), "%q %q", tc.a, tc.b)
-		assert.Equal(t, tc.want, editDistance(tc.b, tc.a), "%q %q", tc.b, tc.a)
+		assert.Equal(t, tc.want, Distance(tc.a, tc.b), "%q %q", tc.a, tc.b)
+		assert.Equal(t, tc.want, Distance(tc.b, tc.a), "%q %q", tc.b, tc.a)
 	}
 }
