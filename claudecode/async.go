@@ -7,7 +7,6 @@ import (
 	"sync"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/proc"
 )
 
 // takes reports whether hd runs for this event: its matcher takes one of
@@ -67,19 +66,18 @@ type background struct {
 // its additionalContext or systemMessage reaches the model at the next
 // model request, and the rest of its output is ignored.
 func (h *hook) spawn(c *hooks.Context, hd *handler, in input) {
-	cmd, err := hd.command(c, in)
+	job, err := hd.job(c, in)
 	if err != nil {
 		c.Diagnose(hd.fail(err))
 		return
 	}
 	bg := h.set.backgroundOf(c)
 	bg.wg.Go(func() {
-		out, err := proc.Exec(bg.ctx, cmd)
-		if err != nil && bg.ctx.Err() != nil {
+		r := job(bg.ctx)
+		if r.err != nil && bg.ctx.Err() != nil {
 			bg.note(hd.fail(context.Cause(bg.ctx)))
 			return
 		}
-		r := hd.decide(out, err)
 		bg.keep(h.event, hd, r)
 	})
 }

@@ -28,7 +28,12 @@ type ran struct {
 }
 
 // key is what makes two handlers the same: their type and what they run.
-func (h *handler) key() string { return "command\x00" + strings.Join(h.argv, "\x00") }
+func (h *handler) key() string {
+	if h.http != nil {
+		return "http\x00" + h.http.url
+	}
+	return "command\x00" + strings.Join(h.argv, "\x00")
+}
 
 // join records that s takes part in the run, so that the sets before it
 // start recording.

@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -106,7 +107,7 @@ func (h *handler) fail(err error) *failure {
 // run runs h with in on stdin. A cancellation of c is returned as the
 // error; every other failure is in the result.
 func (h *handler) run(c *hooks.Context, in input) (result, error) {
-	cmd, err := h.command(c, in)
+	job, err := h.job(c, in)
 	if err != nil {
 		return result{err: h.fail(err)}, nil
 	}
@@ -114,16 +115,32 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 	if base == nil {
 		base = c
 	}
-	out, err := proc.Exec(base, cmd)
+	r := job(base)
 	if cerr := base.Err(); cerr != nil {
 		return result{}, cerr
 	}
-	return h.decide(out, err), nil
+	return r, nil
 }
 
-// command is the process that runs h with in on stdin, in the run's
-// workdir and environment; its transcript is written first.
-func (h *handler) command(c *hooks.Context, in input) (proc.Command, error) {
+// job is what runs h with in, under a context given later: the process
+// of a "command", the request of an "http" handler. What needs c (the
+// transcript written, the input made) is done now.
+func (h *handler) job(c *hooks.Context, in input) (func(context.Context) result, error) {
+	if h.http != nil {
+		return h.postJob(c, in)
+	}
+	cmd, err := h.command(c, in)
+	if err != nil {
+		return nil, err
+	}
+	return func(ctx context.Context) result {
+		out, err := proc.Exec(ctx, cmd)
+		return h.decide(out, err)
+	}, nil
+}
+
+// stdin is the JSON input of h: in, with what every event has.
+func (h *handler) stdin(c *hooks.Context, in input) ([]byte, error) {
 	cwd := c.Workdir
 	if cwd == "" {
 		cwd, _ = os.Getwd()
@@ -132,7 +149,21 @@ func (h *handler) command(c *hooks.Context, in input) (proc.Command, error) {
 	in.TranscriptPath = h.set.path(c)
 	stdin, err := encodeJSON(in)
 	if err != nil {
-		return proc.Command{}, fmt.Errorf("the input cannot be sent as JSON: %w", err)
+		return nil, fmt.Errorf("the input cannot be sent as JSON: %w", err)
+	}
+	return stdin, nil
+}
+
+// command is the process that runs h with in on stdin, in the run's
+// workdir and environment; its transcript is written first.
+func (h *handler) command(c *hooks.Context, in input) (proc.Command, error) {
+	stdin, err := h.stdin(c, in)
+	if err != nil {
+		return proc.Command{}, err
+	}
+	cwd := c.Workdir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
 	}
 	env := append(withoutKey(environ(c.Env), "CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR="+cwd)
 	return proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,

@@ -23,9 +23,10 @@ type handler struct {
 	timeout    time.Duration
 	failClosed bool
 	set        *set
-	rule       *rule // "if": nil for every call the matcher takes
-	once       bool  // runs at most once per run
-	async      bool  // runs in the background (see async.go)
+	rule       *rule     // "if": nil for every call the matcher takes
+	once       bool      // runs at most once per run
+	async      bool      // runs in the background (see async.go)
+	http       *httpHook // an "http" handler; nil for a "command"
 }
 
 // groupConfig is one matcher group of an event, as written.
@@ -37,15 +38,18 @@ type groupConfig struct {
 // handlerConfig is one handler, as written. statusMessage is read so that
 // it is a known key; there is no spinner here to show it.
 type handlerConfig struct {
-	Type          *string         `json:"type"`
-	Command       *string         `json:"command"`
-	Args          []string        `json:"args"`
-	Timeout       *float64        `json:"timeout"`
-	FailClosed    bool            `json:"failClosed"`
-	If            *string         `json:"if"`
-	StatusMessage json.RawMessage `json:"statusMessage"`
-	Once          json.RawMessage `json:"once"`
-	Async         json.RawMessage `json:"async"`
+	Type          *string           `json:"type"`
+	Command       *string           `json:"command"`
+	Args          []string          `json:"args"`
+	Timeout       *float64          `json:"timeout"`
+	FailClosed    bool              `json:"failClosed"`
+	If            *string           `json:"if"`
+	StatusMessage json.RawMessage   `json:"statusMessage"`
+	Once          json.RawMessage   `json:"once"`
+	Async         json.RawMessage   `json:"async"`
+	URL           *string           `json:"url"`
+	Headers       map[string]string `json:"headers"`
+	AllowedEnv    []string          `json:"allowedEnvVars"`
 }
 
 // The keys a settings file may hold where this package reads it. Claude
@@ -55,7 +59,8 @@ type handlerConfig struct {
 var (
 	topKeys     = []string{"hooks", "disableAllHooks"}
 	groupKeys   = []string{"matcher", "hooks"}
-	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async"}
+	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async",
+		"url", "headers", "allowedEnvVars"}
 	// allEvents are the events Claude Code's documentation lists, run here
 	// or not: a misspelt one is told apart from one skipped on purpose.
 	allEvents = append(append([]string(nil), eventOrder...), "Notification", "PreCompact", "PostCompact",
@@ -217,8 +222,10 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	switch {
 	case cfg.Type == nil:
 		return nil, &settingsError{path: path + ".type", msg: "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")"}
+	case *cfg.Type == "http":
+		return l.httpHandler(event, where, path, unknown, &cfg)
 	case *cfg.Type != "command":
-		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", *cfg.Type)
+		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" and \"http\" handlers run", *cfg.Type)
 		return nil, nil
 	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
 		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}

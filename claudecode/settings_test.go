@@ -71,7 +71,7 @@ func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 		"Notification":[{"hooks":[{"type":"command","command":"notify-send hi"}]}],
 		"PreToolUse":[{"matcher":"Bash","hooks":[
 			{"type":"prompt","prompt":"Is this safe? $ARGUMENTS"},
-			{"type":"http","url":"http://localhost:1/hook"},
+			{"type":"mcp_tool","server":"db","tool":"check"},
 			{"type":"command","command":"true","if":"Bash(git *)","statusMessage":"checking","async":false}]}],
 		"Stop":[{"hooks":[{"type":"command","command":"true","if":"Bash(git *)"}]}]}}`
 	hs, err := claudecode.Hooks([]byte(settings), claudecode.Diagnostics(rec.diagnose))
@@ -84,7 +84,7 @@ func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 	require.Len(t, got, 4)
 	assert.Contains(t, got[0], "hooks.Notification: event not run by this library, skipped")
 	assert.Contains(t, got[1], `hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped`)
-	assert.Contains(t, got[2], `hooks.PreToolUse[0].hooks[1]: handler type "http"`)
+	assert.Contains(t, got[2], `hooks.PreToolUse[0].hooks[1]: handler type "mcp_tool"`)
 	assert.Contains(t, got[3], `hooks.Stop[0].hooks[0]: "if" "Bash(git *)" is read on tool events only (as Claude Code reads it): ignored on Stop`)
 }
 
