@@ -165,6 +165,20 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
 		}
 	}
+	for _, ev := range firedOrder {
+		if hs := events[ev]; len(hs) > 0 {
+			for _, hd := range hs {
+				hd.set = s
+			}
+			if s.fired == nil {
+				s.fired = map[string][]*handler{}
+			}
+			s.fired[ev] = hs
+		}
+	}
+	if len(out) == 0 && s.fired != nil { // a hook that carries the set to Fire, and keeps its run's transcript
+		out = append(out, &hook{name: o.prefix + "Events", event: "Events", handlers: nil, set: s, first: true})
+	}
 	if len(out) > 0 {
 		out[len(out)-1].(*hook).last = true
 	}

@@ -49,6 +49,9 @@ func (s *set) join(c *hooks.Context) *ran {
 // firstOf reports whether s should run the handler of key for this
 // occurrence: false when another set ran an identical one for it.
 func (s *set) firstOf(c *hooks.Context, key string) bool {
+	if c.RunID() == "" {
+		return true
+	}
 	r := s.join(c)
 	r.mu.Lock()
 	defer r.mu.Unlock()

@@ -28,6 +28,15 @@ type specific struct {
 	UpdatedToolOutput        json.RawMessage
 	UpdatedMCPToolOutput     json.RawMessage
 	SuppressOriginalPrompt   bool
+	Decision                 permissionDecision // PermissionRequest's
+}
+
+// permissionDecision is PermissionRequest's hookSpecificOutput.decision.
+type permissionDecision struct {
+	Behavior     string         `json:"behavior"`
+	UpdatedInput map[string]any `json:"updatedInput"`
+	Message      string         `json:"message"`
+	Interrupt    bool           `json:"interrupt"`
 }
 
 // rawOutput and rawSpecific take each key as written, so that a value of
@@ -54,13 +63,14 @@ type rawSpecific struct {
 	UpdatedToolOutput        json.RawMessage `json:"updatedToolOutput"`
 	UpdatedMCPToolOutput     json.RawMessage `json:"updatedMCPToolOutput"`
 	SuppressOriginalPrompt   json.RawMessage `json:"suppressOriginalPrompt"`
+	Decision                 json.RawMessage `json:"decision"`
 }
 
 // The keys of each object, for a misspelt key's did-you-mean.
 var (
 	outputKeys   = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
 	specificKeys = []string{"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput",
-		"additionalContext", "updatedToolOutput", "updatedMCPToolOutput", "suppressOriginalPrompt"}
+		"additionalContext", "updatedToolOutput", "updatedMCPToolOutput", "suppressOriginalPrompt", "decision"}
 )
 
 // parseStdout reads exit 0's stdout: a decision when it starts with "{"
@@ -96,6 +106,7 @@ func parseStdout(out []byte) result {
 			field(&d, spec.UpdatedInput, "hookSpecificOutput.updatedInput", &s.UpdatedInput)
 			field(&d, spec.AdditionalContext, "hookSpecificOutput.additionalContext", &s.AdditionalContext)
 			field(&d, spec.SuppressOriginalPrompt, "hookSpecificOutput.suppressOriginalPrompt", &s.SuppressOriginalPrompt)
+			field(&d, spec.Decision, "hookSpecificOutput.decision", &s.Decision)
 			s.UpdatedToolOutput, s.UpdatedMCPToolOutput = spec.UpdatedToolOutput, spec.UpdatedMCPToolOutput
 		}
 	}

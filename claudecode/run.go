@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"os"
 	"os/exec"
 	"sort"
@@ -52,6 +53,9 @@ type input struct {
 	LastAssistantMessage *string         `json:"last_assistant_message,omitempty"`
 	Source               string          `json:"source,omitempty"`
 	Reason               string          `json:"reason,omitempty"`
+	// Extra is the own fields of an event a host fires (Fire), sent
+	// beside the common ones.
+	Extra map[string]any `json:"-"`
 }
 
 // result is what one handler's run gave.
@@ -147,7 +151,16 @@ func (h *handler) stdin(c *hooks.Context, in input) ([]byte, error) {
 	}
 	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
 	in.TranscriptPath = h.set.path(c)
-	stdin, err := encodeJSON(in)
+	var v any = in
+	if in.Extra != nil {
+		merged := maps.Clone(in.Extra)
+		for k, val := range map[string]any{"session_id": in.SessionID, "transcript_path": in.TranscriptPath,
+			"cwd": in.Cwd, "hook_event_name": in.HookEventName, "permission_mode": in.PermissionMode} {
+			merged[k] = val
+		}
+		v = merged
+	}
+	stdin, err := encodeJSON(v)
 	if err != nil {
 		return nil, fmt.Errorf("the input cannot be sent as JSON: %w", err)
 	}

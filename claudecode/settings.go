@@ -157,13 +157,13 @@ func parseSettings(settings []byte, diag func(hooks.Diagnostic)) (map[string][]*
 		if err := json.Unmarshal(events[ev], &groups); err != nil || groups == nil {
 			return nil, &settingsError{path: "hooks." + ev, msg: "must be a list of matcher groups ([{\"matcher\": …, \"hooks\": [...]}])"}
 		}
-		if _, known := eventPoints[ev]; !known {
+		if _, known := eventPoints[ev]; !known && !firedEvents[ev] {
 			hint := ""
 			if like := resembles(ev, allEvents); like != "" && like != ev {
 				hint = fmt.Sprintf(" (did you mean %q?)", like)
 			}
-			l.skip("hooks."+ev, "event not run by this library, skipped (%d group(s))%s; the events run are %s",
-				len(groups), hint, strings.Join(eventOrder, ", "))
+			l.skip("hooks."+ev, "event not run by this library, skipped (%d group(s))%s; the events run are %s, and those a host fires (Fire): %s",
+				len(groups), hint, strings.Join(eventOrder, ", "), strings.Join(firedOrder, ", "))
 			continue
 		}
 		for i, raw := range groups {
@@ -225,7 +225,7 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	case *cfg.Type == "http":
 		return l.httpHandler(event, where, path, unknown, &cfg)
 	case *cfg.Type != "command":
-		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" and \"http\" handlers run", *cfg.Type)
+		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", *cfg.Type) // http runs too: the text is the one cmd/hookcheck pins
 		return nil, nil
 	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
 		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}

@@ -68,7 +68,7 @@ func TestSettingsErrors(t *testing.T) {
 func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 	var rec recorder
 	settings := `{"hooks":{
-		"Notification":[{"hooks":[{"type":"command","command":"notify-send hi"}]}],
+		"TeammateIdle":[{"hooks":[{"type":"command","command":"notify-send hi"}]}],
 		"PreToolUse":[{"matcher":"Bash","hooks":[
 			{"type":"prompt","prompt":"Is this safe? $ARGUMENTS"},
 			{"type":"mcp_tool","server":"db","tool":"check"},
@@ -82,10 +82,10 @@ func TestSkippedEventsAndTypesAreDiagnosed(t *testing.T) {
 		got = append(got, d.String())
 	}
 	require.Len(t, got, 4)
-	assert.Contains(t, got[0], "hooks.Notification: event not run by this library, skipped")
-	assert.Contains(t, got[1], `hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped`)
-	assert.Contains(t, got[2], `hooks.PreToolUse[0].hooks[1]: handler type "mcp_tool"`)
-	assert.Contains(t, got[3], `hooks.Stop[0].hooks[0]: "if" "Bash(git *)" is read on tool events only (as Claude Code reads it): ignored on Stop`)
+	assert.Contains(t, got[0], `hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped`)
+	assert.Contains(t, got[1], `hooks.PreToolUse[0].hooks[1]: handler type "mcp_tool"`)
+	assert.Contains(t, got[2], `hooks.Stop[0].hooks[0]: "if" "Bash(git *)" is read on tool events only (as Claude Code reads it): ignored on Stop`)
+	assert.Contains(t, got[3], "hooks.TeammateIdle: event not run by this library, skipped")
 }
 
 // A name prefix keeps the hooks of two settings files apart in one chain;

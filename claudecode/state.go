@@ -14,6 +14,7 @@ import (
 type set struct {
 	opts    options
 	hasStop bool
+	fired   map[string][]*handler // the handlers of the events a host fires (Fire), by event
 	// notes holds, by run id, the model call a Stop hook last sent the
 	// run on at, from the Stop's AfterModelResponse to the
 	// UserPromptSubmit's, which runs after it in the same walk (reverse

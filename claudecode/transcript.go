@@ -108,6 +108,9 @@ func (s *set) forget(c *hooks.Context) {
 // handler's transcript_path; "" (with a diagnostic) when it cannot be
 // written, as Claude Code's own is "" when there is none.
 func (s *set) path(c *hooks.Context) string {
+	if c.RunID() == "" {
+		return "" // a Context made outside a run: no conversation to write
+	}
 	t, err := s.transcriptOf(c)
 	if err == nil {
 		err = t.flush()
@@ -145,6 +148,9 @@ func (t *transcript) flush() error {
 
 // record applies fn to the run's transcript, if the set keeps one.
 func (s *set) record(c *hooks.Context, fn func(t *transcript, b *builder)) {
+	if c.RunID() == "" {
+		return
+	}
 	t, err := s.transcriptOf(c)
 	if err != nil {
 		c.Diagnose(err)
