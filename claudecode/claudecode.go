@@ -46,7 +46,8 @@ type options struct {
 	diagnostics   func(hooks.Diagnostic)
 	continuations int
 	transcriptDir string // "": a temporary directory per run
-	bad           error  // an option given a value it cannot take
+	model         hooks.ModelFunc
+	bad           error // an option given a value it cannot take
 }
 
 type optionFunc func(*options)
@@ -151,7 +152,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	if o.diagnostics == nil {
 		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
 	}
-	events, err := parseSettings(settings, o.diagnostics)
+	events, err := parseSettings(settings, o.diagnostics, o.model)
 	if err != nil {
 		return nil, err
 	}

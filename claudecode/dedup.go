@@ -32,6 +32,9 @@ func (h *handler) key() string {
 	if h.http != nil {
 		return "http\x00" + h.http.url
 	}
+	if h.prompt != nil {
+		return "prompt\x00" + h.prompt.model + "\x00" + h.prompt.text
+	}
 	return "command\x00" + strings.Join(h.argv, "\x00")
 }
 

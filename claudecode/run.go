@@ -133,6 +133,9 @@ func (h *handler) job(c *hooks.Context, in input) (func(context.Context) result,
 	if h.http != nil {
 		return h.postJob(c, in)
 	}
+	if h.prompt != nil {
+		return h.askJob(c, in)
+	}
 	cmd, err := h.command(c, in)
 	if err != nil {
 		return nil, err

@@ -23,10 +23,11 @@ type handler struct {
 	timeout    time.Duration
 	failClosed bool
 	set        *set
-	rule       *rule     // "if": nil for every call the matcher takes
-	once       bool      // runs at most once per run
-	async      bool      // runs in the background (see async.go)
-	http       *httpHook // an "http" handler; nil for a "command"
+	rule       *rule       // "if": nil for every call the matcher takes
+	once       bool        // runs at most once per run
+	async      bool        // runs in the background (see async.go)
+	http       *httpHook   // an "http" handler; nil for a "command"
+	prompt     *promptHook // a "prompt" handler
 }
 
 // groupConfig is one matcher group of an event, as written.
@@ -50,6 +51,8 @@ type handlerConfig struct {
 	URL           *string           `json:"url"`
 	Headers       map[string]string `json:"headers"`
 	AllowedEnv    []string          `json:"allowedEnvVars"`
+	Prompt        *string           `json:"prompt"`
+	Model         *string           `json:"model"`
 }
 
 // The keys a settings file may hold where this package reads it. Claude
@@ -60,7 +63,7 @@ var (
 	topKeys     = []string{"hooks", "disableAllHooks"}
 	groupKeys   = []string{"matcher", "hooks"}
 	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async",
-		"url", "headers", "allowedEnvVars"}
+		"url", "headers", "allowedEnvVars", "prompt", "model"}
 	// allEvents are the events Claude Code's documentation lists, run here
 	// or not: a misspelt one is told apart from one skipped on purpose.
 	allEvents = append(append([]string(nil), eventOrder...), "Notification", "PreCompact", "PostCompact",
@@ -84,7 +87,10 @@ func (e *settingsError) Error() string {
 }
 
 // loader reads one settings file and reports what it skips.
-type loader struct{ diag func(hooks.Diagnostic) }
+type loader struct {
+	diag  func(hooks.Diagnostic)
+	model hooks.ModelFunc // for "prompt" handlers; nil: they are skipped
+}
 
 // skip reports something the file holds that does not run, at path.
 func (l loader) skip(path, format string, args ...any) {
@@ -145,8 +151,8 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 
 // parseSettings decodes the handlers of each event this library runs, and
 // diagnoses what it skips.
-func parseSettings(settings []byte, diag func(hooks.Diagnostic)) (map[string][]*handler, error) {
-	l := loader{diag: diag}
+func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc) (map[string][]*handler, error) {
+	l := loader{diag: diag, model: model}
 	events, err := l.hooksObject(settings)
 	if err != nil {
 		return nil, err
@@ -224,6 +230,11 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 		return nil, &settingsError{path: path + ".type", msg: "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")"}
 	case *cfg.Type == "http":
 		return l.httpHandler(event, where, path, unknown, &cfg)
+	case *cfg.Type == "prompt":
+		return l.promptHandler(event, where, path, unknown, &cfg, l.model)
+	case *cfg.Type == "agent":
+		l.skip(path, "handler type \"agent\" not run by this library, skipped: it needs a subagent with tools; a \"prompt\" handler runs with Model")
+		return nil, nil
 	case *cfg.Type != "command":
 		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", *cfg.Type) // http runs too: the text is the one cmd/hookcheck pins
 		return nil, nil
