@@ -36,8 +36,8 @@ const (
 )
 
 // Option configures Hooks. Values are made by this package's constructors
-// (ToolNames, NamePrefix, Diagnostics, StopContinuations); callers only
-// pass them on.
+// (ToolNames, NamePrefix, Diagnostics, StopContinuations, TranscriptDir,
+// Model); callers only pass them on.
 type Option interface{ apply(*options) }
 
 type options struct {
@@ -88,10 +88,12 @@ func Diagnostics(fn func(hooks.Diagnostic)) Option {
 	return optionFunc(func(o *options) { o.diagnostics = fn })
 }
 
-// StopContinuations bounds how many times in a row the Stop handlers of
-// one settings set may send a run on (default DefaultStopContinuations):
-// a Stop script that ignores stop_hook_active would otherwise keep a run
-// going forever. Past the bound the reply stands as final and a
+// StopContinuations bounds how many times in a row a run may have been
+// sent on (by any hook: Context.Continuations) for the Stop handlers of
+// this settings set to send it on again (default
+// DefaultStopContinuations): a Stop script that ignores stop_hook_active,
+// or two settings sets that take turns, would otherwise keep a run going
+// forever. Past the bound the reply stands as final and a
 // diagnostic says so. n <= 0 means no continuation at all.
 func StopContinuations(n int) Option {
 	return optionFunc(func(o *options) { o.continuations = max(n, 0) })
@@ -106,9 +108,11 @@ func StopContinuations(n int) Option {
 // settings is a whole settings.json (keys other than "hooks" are ignored;
 // "disableAllHooks": true gives no hook) or its "hooks" object alone. A
 // malformed entry is an error naming the event and the index
-// (hooks.PreToolUse[0].hooks[1]). An event this library does not run
-// (Notification, PreCompact, …), a handler whose type is not "command"
-// (prompt, agent, http, mcp_tool), and an unknown key ("matchers",
+// (hooks.PreToolUse[0].hooks[1]). The handlers of PermissionRequest,
+// Notification, PreCompact, PostCompact, SubagentStart and SubagentStop
+// run when the host fires them (Fire). An event this library does not
+// run, a handler it does not run (agent, mcp_tool, and prompt without
+// Model), and an unknown key ("matchers",
 // "timeOut", a top-level "hook") are load-time diagnostics naming them, the
 // last with the key it resembles (see Diagnostics), never an error: the
 // settings load as Claude Code loads them.
@@ -120,6 +124,12 @@ func StopContinuations(n int) Option {
 // PostToolUseFailure for an error result, at AfterToolExecute; Stop at the
 // AfterModelResponse of a reply without tool calls; SessionEnd at
 // AfterRun, its reason the outcome.
+//
+// A handler's "if" (a permission rule), "once" and "async" apply as
+// Claude Code documents them; an "http" handler POSTs the input and reads
+// the answer as stdout; an identical handler in two settings sets of one
+// chain runs once. transcript_path is the run's conversation in Claude
+// Code's JSONL (see TranscriptDir).
 //
 // A "command" runs with sh -c, as in Claude Code ("args", when given,
 // runs the command without a shell), in Host.Workdir, with the run's
