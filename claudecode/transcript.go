@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"sync"
 	"time"
@@ -46,13 +47,15 @@ type entry struct {
 // before a handler runs when it changed since it was last written, so a
 // handler (or one still running asynchronously) never reads half a file.
 type transcript struct {
-	mu      sync.Mutex
-	path    string
-	temp    string // the temporary directory to remove at run end; "" when the host chose the place
-	lines   []string
-	stamps  []string // each line's timestamp, kept when a request repeats it
-	dirty   bool
-	written bool
+	mu        sync.Mutex
+	path      string
+	temp      string // the temporary directory to remove at run end; "" when the host chose the place
+	lines     []string
+	stamps    []string        // each line's timestamp, kept when a request repeats it
+	src       []hooks.Message // the message each line was made from, to reuse the line when a request repeats it
+	dirty     bool
+	written   bool
+	unchanged bool // the last record changed nothing
 }
 
 // transcriptOf returns the run's transcript for this set, made at first
@@ -159,8 +162,11 @@ func (s *set) record(c *hooks.Context, fn func(t *transcript, b *builder)) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
 	b := &builder{set: s, c: c, t: t}
+	t.unchanged = false
 	fn(t, b)
-	t.dirty = true
+	if !t.unchanged {
+		t.dirty = true
+	}
 }
 
 // builder makes entries for one run's transcript.
@@ -171,7 +177,7 @@ type builder struct {
 }
 
 // add appends an entry of typ carrying message, linked to the one before.
-func (b *builder) add(typ string, message any, stamp string) {
+func (b *builder) add(typ string, message any, stamp string, src hooks.Message) {
 	raw, err := encodeJSON(message)
 	if err != nil {
 		raw, _ = encodeJSON(map[string]any{"role": typ, "content": "[this message cannot be written as JSON: " + err.Error() + "]"})
@@ -197,6 +203,7 @@ func (b *builder) add(typ string, message any, stamp string) {
 		Type: typ, Message: raw, UUID: entryID(b.c.RunID(), n), Timestamp: stamp})
 	b.t.lines = append(b.t.lines, string(line))
 	b.t.stamps = append(b.t.stamps, stamp)
+	b.t.src = append(b.t.src, src)
 }
 
 // entryID is a stable UUID-shaped id of the n-th entry of a run's
@@ -227,6 +234,7 @@ type block struct {
 
 // assistant adds a reply: its text, then a tool_use per call.
 func (b *builder) assistant(text string, calls []hooks.ToolCall, stamp string) {
+	src := hooks.Message{Role: "assistant", Text: text, ToolCalls: calls}
 	var blocks []block
 	if text != "" {
 		blocks = append(blocks, block{Type: "text", Text: text})
@@ -241,33 +249,57 @@ func (b *builder) assistant(text string, calls []hooks.ToolCall, stamp string) {
 	if blocks == nil {
 		blocks = []block{{Type: "text", Text: ""}}
 	}
-	b.add("assistant", message{Role: "assistant", Content: blocks}, stamp)
+	b.add("assistant", message{Role: "assistant", Content: blocks}, stamp, src)
 }
 
 // toolResult adds a tool's result, as Claude Code does: a user entry.
 func (b *builder) toolResult(id, text string, isError bool, stamp string) {
-	b.add("user", message{Role: "user", Content: []block{{Type: "tool_result", ToolUseID: id, Content: &text, IsError: isError}}}, stamp)
+	b.add("user", message{Role: "user", Content: []block{{Type: "tool_result", ToolUseID: id, Content: &text, IsError: isError}}}, stamp,
+		hooks.Message{Role: "tool", ToolCallID: id, Text: text})
 }
 
 // fromRequest makes the transcript again from a request's messages (the
-// conversation so far, as the host keeps it), keeping each entry's
-// timestamp when the same entry was there before. System messages are
-// not in a Claude Code transcript.
+// conversation so far, as the host keeps it). A line whose message the
+// request repeats is kept as it is (its id, its timestamp, and what a
+// tool's result said of its error), so a request costs the new messages
+// only; the lines after the first that differs are made again. System
+// messages are not in a Claude Code transcript.
 func (s *set) fromRequest(c *hooks.Context, req hooks.ModelRequest) {
 	s.record(c, func(t *transcript, b *builder) {
+		n := 0 // lines kept
+		for _, m := range req.Messages {
+			if m.Role != "user" && m.Role != "assistant" && m.Role != "tool" {
+				continue
+			}
+			if n < len(t.src) && sameMessage(t.src[n], m) {
+				n++
+				continue
+			}
+			break
+		}
+		if n == len(t.lines) && n == countConversation(req.Messages) {
+			t.unchanged = true
+			return
+		}
 		oldStamps := t.stamps
-		t.lines, t.stamps = nil, nil
+		t.lines, t.stamps, t.src = t.lines[:n], t.stamps[:n], t.src[:n]
 		stamp := func() string {
-			n := len(t.lines)
-			if n < len(oldStamps) {
-				return oldStamps[n]
+			if k := len(t.lines); k < len(oldStamps) {
+				return oldStamps[k]
 			}
 			return ""
 		}
+		k := 0
 		for _, m := range req.Messages {
 			switch m.Role {
+			case "user", "assistant", "tool":
+				if k++; k <= n {
+					continue
+				}
+			}
+			switch m.Role {
 			case "user":
-				b.add("user", message{Role: "user", Content: m.Text}, stamp())
+				b.add("user", message{Role: "user", Content: m.Text}, stamp(), m)
 			case "assistant":
 				b.assistant(m.Text, m.ToolCalls, stamp())
 			case "tool":
@@ -275,4 +307,29 @@ func (s *set) fromRequest(c *hooks.Context, req hooks.ModelRequest) {
 			}
 		}
 	})
+}
+
+// countConversation is how many of msgs a transcript has lines for.
+func countConversation(msgs []hooks.Message) int {
+	n := 0
+	for _, m := range msgs {
+		if m.Role == "user" || m.Role == "assistant" || m.Role == "tool" {
+			n++
+		}
+	}
+	return n
+}
+
+// sameMessage reports whether a line made from a is the line b makes.
+func sameMessage(a, b hooks.Message) bool {
+	if a.Role != b.Role || a.Text != b.Text || a.ToolCallID != b.ToolCallID || len(a.ToolCalls) != len(b.ToolCalls) {
+		return false
+	}
+	for i, ca := range a.ToolCalls {
+		cb := b.ToolCalls[i]
+		if ca.ID != cb.ID || ca.Name != cb.Name || !reflect.DeepEqual(ca.Arguments, cb.Arguments) {
+			return false
+		}
+	}
+	return true
 }

@@ -184,3 +184,23 @@ func TestTranscriptPlace(t *testing.T) {
 		assert.Empty(t, rec.diagnostics())
 	}
 }
+
+// The transcript follows the conversation the host sends: when a request
+// no longer holds what an earlier one did (the host compacted it), the
+// lines from the first that differs are made again, and the rest kept.
+func TestTranscriptFollowsARewrittenConversation(t *testing.T) {
+	var rec recorder
+	log := filepath.Join(t.TempDir(), "seen")
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
+		"UserPromptSubmit": {ccGroup("", claudeScript(t, "record.sh", log))}}))
+	ccTurn(t, run, []hooks.Message{{Role: "user", Text: "one"}, {Role: "assistant", Text: "a"}, {Role: "user", Text: "two"}}, "b")
+	ccTurn(t, run, []hooks.Message{{Role: "user", Text: "one"}, {Role: "system", Text: "summary: a"}, {Role: "user", Text: "three"}}, "c")
+	inputs, _ := ccInputs(t, log)
+	require.Len(t, inputs, 2)
+	var texts []any
+	for _, e := range readTranscript(t, inputs[1]["transcript_path"].(string)) {
+		texts = append(texts, e["message"].(map[string]any)["content"])
+	}
+	assert.Equal(t, []any{"one", "three"}, texts)
+	assert.Empty(t, rec.diagnostics())
+}
