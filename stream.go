@@ -169,10 +169,9 @@ type streamer struct {
 // newStreamer prepares the stages of the stream hooks step entered.
 func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chunk) error) *streamer {
 	s := &streamer{r: r, ctx: ctx, step: step, deliver: deliver}
-	for i, h := range r.chain.hooks {
-		inner, policy := policyOf(h)
-		if sh, ok := inner.(StreamHook); ok && step.stop.entered(i) {
-			s.stages = append(s.stages, stage{h: sh, index: i, policy: policy})
+	for _, e := range r.chain.stream {
+		if step.stop.entered(e.index) {
+			s.stages = append(s.stages, stage{h: e.h, index: e.index, policy: e.policy})
 		}
 	}
 	if len(s.stages) > 0 {
