@@ -177,14 +177,17 @@ func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
 }
 
 // BeforeModelRequest runs beforeModelRequest(ctx, request), with
-// request.messages read-only; a returned messages is ignored with a
-// diagnostic.
+// request.messages and request.tools read-only; a returned messages is
+// ignored with a diagnostic, a returned model or tools replaces the one
+// sent.
 func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
 	v, err := h.call(c, BeforeModelRequest, func(in *jsInstance) ([]goja.Value, error) {
 		in.wrapFrozenBuiltins()
 		o := in.rt.NewObject()
 		_ = o.Set("system", req.System)
 		in.lazyField(o, "messages", func() (goja.Value, error) { return in.messagesJS(req.Messages), nil })
+		_ = o.Set("model", req.Model)
+		in.lazyField(o, "tools", func() (goja.Value, error) { return in.toolSpecsJS(req.Tools), nil })
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, BeforeModelRequest, v, err)
@@ -194,7 +197,7 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 	if r.field("messages") != nil {
 		c.diagnose(BeforeModelRequest, fmt.Errorf("returned messages: ignored, messages are read-only to JavaScript hooks"))
 	}
-	p := &ModelRequestPatch{System: r.str("system")}
+	p := &ModelRequestPatch{System: r.str("system"), Model: r.str("model"), Tools: r.toolSpecs("tools")}
 	var respond, end *returned
 	p.Respond, respond = r.response("respond")
 	p.End, end = r.end("end")
@@ -202,13 +205,15 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 }
 
 // AfterModelResponse runs afterModelResponse(ctx, response), with
-// response.toolCalls read-only.
+// response.toolCalls and response.usage read-only.
 func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelResponsePatch, error) {
 	v, err := h.call(c, AfterModelResponse, func(in *jsInstance) ([]goja.Value, error) {
 		in.wrapFrozenBuiltins()
 		o := in.rt.NewObject()
 		_ = o.Set("text", resp.Text)
 		in.lazyField(o, "toolCalls", func() (goja.Value, error) { return in.toolCallsJS(resp.ToolCalls), nil })
+		in.lazyField(o, "usage", func() (goja.Value, error) { return in.usageJS(resp.Usage) })
+		_ = o.Set("stopReason", string(resp.StopReason))
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, AfterModelResponse, v, err)

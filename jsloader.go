@@ -54,11 +54,14 @@ func DefaultDir() (string, error) {
 // # What an export gets and returns
 //
 // An export gets (ctx, payload), afterToolExecute (ctx, call, result), as
-// copies: call {id, name, arguments}, request {system, messages}, response
-// {text, toolCalls}, result {text, isError, value}, start {runId, input,
+// copies: call {id, name, arguments}, request {system, messages, model,
+// tools}, response {text, toolCalls, usage, stopReason}, result {text, isError, value}, start {runId, input,
 // resumed}, event {runId, outcome, reason, output}, trust {path, decision,
 // isNew}. A message is {role, text} and, when set, id, toolCalls and
-// toolCallId. request.messages and response.toolCalls are read-only:
+// toolCallId; a tool is {name, description, schema} (the schema parsed
+// from its JSON); usage is {inputTokens, outputTokens, cachedInputTokens}.
+// request.messages, request.tools, response.toolCalls and response.usage
+// are read-only:
 // changing them has no effect (an assignment is ignored, or throws in
 // strict mode; push throws), and a returned messages is ignored with a
 // diagnostic. They are made when the hook first reads them, element by
@@ -71,7 +74,8 @@ func DefaultDir() (string, error) {
 //
 // It returns nothing (no opinion) or an object with the fields of the
 // point's patch: {allow, reason, arguments, result} (or {block: reason}),
-// {system, respond, end: {output}}, {text, end, continue} (end: true
+// {system, model, tools, respond, end: {output}} (model and tools replace
+// the ones sent), {text, end, continue} (end: true
 // beside output works too), {text, isError, value}, {approve}, and from
 // any export {state}, the hook's new run state; undefined and null keep.
 // Field names match exactly; a field the point does not have is a
@@ -112,7 +116,7 @@ type Loader struct {
 	// module's evaluation too, when a call finds no runtime prepared): a
 	// hook still running then is interrupted, as by a cancellation, and its
 	// error is a diagnostic (policy Report) that says it ran out of time.
-	// Zero (the default, as the seed has it): no timeout but the context's.
+	// Zero (the default): no timeout but the context's.
 	Timeout time.Duration
 }
 

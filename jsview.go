@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -161,6 +162,29 @@ func (in *jsInstance) toolCallsJS(calls []ToolCall) *goja.Object {
 	return in.newList(len(calls), func(i int) (goja.Value, error) {
 		return jsrt.ToJS(in.cur.base(), in.rt, toolCallJS(calls[i]), in.freeze)
 	})
+}
+
+// toolSpecsJS is request.tools: a view of tools, each {name, description,
+// schema} deeply frozen, the schema parsed from its JSON (absent: null). A
+// schema that is not JSON throws where the hook reads it.
+func (in *jsInstance) toolSpecsJS(tools []ToolSpec) *goja.Object {
+	return in.newList(len(tools), func(i int) (goja.Value, error) {
+		t := &tools[i]
+		var schema any
+		if len(t.Schema) > 0 {
+			if err := json.Unmarshal(t.Schema, &schema); err != nil {
+				return nil, fmt.Errorf("tool %q: its schema is not JSON: %w", t.Name, err)
+			}
+		}
+		return jsrt.ToJS(in.cur.base(), in.rt, map[string]any{"name": t.Name, "description": t.Description, "schema": schema}, in.freeze)
+	})
+}
+
+// usageJS is response.usage, {inputTokens, outputTokens,
+// cachedInputTokens}, frozen.
+func (in *jsInstance) usageJS(u Usage) (goja.Value, error) {
+	return jsrt.ToJS(in.cur.base(), in.rt, map[string]any{"inputTokens": u.InputTokens,
+		"outputTokens": u.OutputTokens, "cachedInputTokens": u.CachedInputTokens}, in.freeze)
 }
 
 // frozenBuiltins are the built-ins that answer "is it frozen?" or would

@@ -22,7 +22,7 @@ import (
 // What cannot be bounded from outside goja (a native function used as a
 // getter, a Proxy trap or a callback that calls itself; prototype and
 // class chains; the parser, for eval and the hook's own source) is
-// described where the README lists the limits of hooks.
+// described in docs/guarantees.md (JavaScript).
 
 // MaxNesting bounds, per runtime, how many of the counted built-ins may be
 // running inside one another: levels of conversion to a primitive (an
