@@ -31,7 +31,7 @@ type jsInstance struct {
 // when warm, the built-ins its source names set up (Program.WarmUp). All of
 // it runs under ctx (jsrt.Guard): a module that loops is interrupted.
 func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
-	in := &jsInstance{rt: jsrt.New(), asksFrozen: prog.AsksFrozen()}
+	in := &jsInstance{rt: jsrt.New(jsrt.Limits{}), asksFrozen: prog.AsksFrozen()}
 	// Date.now() and new Date() read the host's clock (Host.System.Clock),
 	// so that a test can pin the date a hook sees.
 	in.rt.SetTimeSource(func() time.Time {

@@ -14,11 +14,15 @@ import (
 // infinite recursion is an error, not an exhausted memory.
 const MaxCallStack = 4096
 
-// New returns a runtime with the limits every hook runtime has.
-func New() *goja.Runtime {
+// New returns a runtime with the limits every hook runtime has, its
+// allocations bounded by l.
+func New(l Limits) *goja.Runtime {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(MaxCallStack)
-	boundRecursion(rt)
+	g := boundRecursion(rt)
+	a := newAllocGuard(g, l)
+	a.boundLoops()
+	a.boundAllocations()
 	return rt
 }
 

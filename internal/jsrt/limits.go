@@ -54,13 +54,14 @@ const MaxChain = 16
 // 7 KB, 73 allocations): conversions 1.4 KB (23), arrays 4.0 KB (53),
 // JSON 4.1 KB (57), generators 9.6 KB (138, most of it goja's generator
 // machinery, made before its first use), chains 5.7 KB (80).
-func boundRecursion(rt *goja.Runtime) {
+func boundRecursion(rt *goja.Runtime) *depthGuard {
 	g := &depthGuard{rt: rt, chains: &chainDepths{}}
 	g.boundConversions()
 	g.boundArrays()
 	g.boundJSON()
 	g.boundGenerators()
 	g.boundChains()
+	return g
 }
 
 // depthGuard holds the nesting count of one runtime. A runtime runs on one

@@ -124,7 +124,7 @@ func runAttack(t *testing.T, name string) {
 		if a.name != name {
 			continue
 		}
-		v, err := New().RunString(deep + "\n(function () { try {\n" + a.code + "\n} catch (e) {\n" +
+		v, err := New(Limits{}).RunString(deep + "\n(function () { try {\n" + a.code + "\n} catch (e) {\n" +
 			`return (e instanceof RangeError ? "caught RangeError: " : "caught another error: ") + e.message` +
 			"\n} return 'no error' })()")
 		require.NoError(t, err)
@@ -145,7 +145,7 @@ func tail(s string, n int) string {
 // run runs code in a new runtime and returns its value, exported.
 func run(t *testing.T, code string) any {
 	t.Helper()
-	return runIn(t, New(), code)
+	return runIn(t, New(Limits{}), code)
 }
 
 func runIn(t *testing.T, rt *goja.Runtime, code string) any {
@@ -283,7 +283,7 @@ func TestChainsKeepTheirMeaning(t *testing.T) {
 }
 
 func TestABoundRuntimeIsCollected(t *testing.T) {
-	rt := New()
+	rt := New(Limits{})
 	runIn(t, rt, `globalThis.kept = [function () {}.bind(null).bind(null), new Proxy(new Proxy({}, {}), {})]; 1`)
 	gone := weak.Make(rt)
 	rt = nil
@@ -317,6 +317,8 @@ func unbounded() *goja.Runtime {
 	return rt
 }
 
+func bounded() *goja.Runtime { return New(Limits{}) }
+
 // BenchmarkNewRuntime is the cost of making a hook runtime and evaluating
 // a small module in it, without and with the recursion bounds, side by
 // side; "warm" adds the warm-up of a prepared runtime (Program.WarmUp).
@@ -329,9 +331,9 @@ func BenchmarkNewRuntime(b *testing.B) {
 		warm bool
 	}{
 		{"unbounded", unbounded, false},
-		{"bounded", New, false},
+		{"bounded", bounded, false},
 		{"unbounded-warm", unbounded, true},
-		{"bounded-warm", New, true},
+		{"bounded-warm", bounded, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()

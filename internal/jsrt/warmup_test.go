@@ -42,7 +42,7 @@ func TestCompileDirWarmsUpForEveryFileOfTheHook(t *testing.T) {
 
 func TestWarmUpLeavesNothingBehind(t *testing.T) {
 	globals := goja.MustCompile("globals", "Object.getOwnPropertyNames(globalThis).sort().join()", false)
-	rt := New()
+	rt := New(Limits{})
 	before, err := rt.RunProgram(globals)
 	require.NoError(t, err)
 	p := &Program{builtins: ^builtinSet(0)} // every built-in
