@@ -41,8 +41,8 @@ const maxArgs = 1 << 17
 // allocGuard holds a runtime's limits.
 type allocGuard struct {
 	*depthGuard
-	maxBytes int64 // one allocation of bytes or string characters (2 bytes each)
-	maxElems int64 // elements of an array a built-in loops over or builds
+	maxBytes int64         // one allocation of bytes or string characters (2 bytes each)
+	maxElems int64         // elements of an array a built-in loops over or builds
 	check    goja.Callable // a JavaScript function: calling it throws a pending interrupt
 	count    int           // elements since the last interrupt check
 	reflect  reflectOps
