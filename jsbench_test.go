@@ -9,6 +9,8 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/rienda/hooks/internal/jsrt"
 )
 
 // The JS benchmarks call the seed's guard hook (testdata/hooks/guard) on a
@@ -39,20 +41,49 @@ func toolArgs(call ToolCall) func(in *jsInstance) ([]goja.Value, error) {
 	return func(in *jsInstance) ([]goja.Value, error) { return in.values(toolCallJS(call)) }
 }
 
-// BenchmarkJSWarm calls the hook again and again in one warm runtime: the
-// floor a fresh runtime is measured against (and what the fresh-state rule
-// forbids in production).
+// BenchmarkJSWarm calls the hook again and again in one runtime whose
+// module was evaluated once: the floor a call with fresh state is measured
+// against (and what the fresh-state rule forbids in production).
 func BenchmarkJSWarm(b *testing.B) {
 	h, c := benchGuard(b)
-	in := h.ready.get()
+	in := warmInstance(b, c, h)
 	b.ReportAllocs()
 	for b.Loop() {
-		callInstance(b, c, in)
+		callWarm(b, c, in)
 	}
 }
 
-func callInstance(b *testing.B, c *Context, in *jsInstance) {
-	v, err := in.call(c, BeforeToolExecute, toolArgs(jsBenchCall))
+// warmInstance is a runtime of h with its module evaluated, for callWarm.
+func warmInstance(b *testing.B, c *Context, h *jsHook) *jsInstance {
+	in, err := h.get(c.base())
+	if err != nil {
+		b.Fatal(err)
+	}
+	in.cur = c
+	if err := jsrt.Guard(c.base(), in.rt, func() error { return in.begin(c.base(), h.prog) }); err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// callWarm calls the export in in's module as it is, without evaluating
+// the module again: state would carry over from call to call.
+func callWarm(b *testing.B, c *Context, in *jsInstance) {
+	ctx := c.base()
+	var v any
+	err := jsrt.Guard(ctx, in.rt, func() error {
+		fn, _ := goja.AssertFunction(in.exports.Get(string(BeforeToolExecute)))
+		args, err := toolArgs(jsBenchCall)(in)
+		if err != nil {
+			return err
+		}
+		r, err := jsrt.Call(in.rt, fn, in.exports, append([]goja.Value{in.ctx}, args...)...)
+		if err != nil {
+			return err
+		}
+		v, err = jsrt.Export(ctx, in.rt, r)
+		return err
+	})
 	if _, err := read(c, BeforeToolExecute, v, err); err != nil {
 		b.Fatal(err)
 	}
@@ -72,24 +103,16 @@ const agentGap = time.Millisecond
 // what the same warm runtime costs once the CPU has been idle.
 func BenchmarkJSWarmSpaced(b *testing.B) {
 	h, c := benchGuard(b)
-	in := h.ready.get()
-	latency(b, agentGap, func() {}, func() { callInstance(b, c, in) })
+	in := warmInstance(b, c, h)
+	latency(b, agentGap, func() {}, func() { callWarm(b, c, in) })
 }
 
-// BenchmarkJSFreshSpaced is a fresh runtime per call with the calls
-// agentGap apart, as in an agent loop: between two calls the hook prepares
-// its next runtimes (the benchmark waits for that before the next call).
+// BenchmarkJSFreshSpaced is a call with fresh state (the module evaluated
+// again in a locked-down runtime) with the calls agentGap apart, as in an
+// agent loop.
 func BenchmarkJSFreshSpaced(b *testing.B) {
 	h, c := benchGuard(b)
-	latency(b, agentGap, h.refills.Wait, func() { callFresh(b, c, h) })
-}
-
-// BenchmarkJSFreshReady is a fresh runtime per call with the calls spaced
-// only by the refill, the CPU never idle: set against BenchmarkJSWarm, it
-// shows what a fresh runtime costs at best, with warm caches.
-func BenchmarkJSFreshReady(b *testing.B) {
-	h, c := benchGuard(b)
-	latency(b, 0, h.refills.Wait, func() { callFresh(b, c, h) })
+	latency(b, agentGap, func() {}, func() { callFresh(b, c, h) })
 }
 
 // latency times call alone, after gap and wait, and reports its mean as
@@ -112,29 +135,38 @@ func latency(b *testing.B, gap time.Duration, wait, call func()) {
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/call")
 }
 
-// BenchmarkJSFresh is a fresh runtime per call, back to back: throughput,
-// with the refill racing the calls for the CPU.
+// BenchmarkJSFresh is a call with fresh state per call, back to back.
 func BenchmarkJSFresh(b *testing.B) {
 	h, c := benchGuard(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		callFresh(b, c, h)
 	}
-	b.StopTimer()
-	h.refills.Wait()
 }
 
-// BenchmarkJSNaive makes the runtime in the call: a new goja runtime, the
-// compiled module evaluated, the call.
+// BenchmarkJSNaive is fresh state the naive way: a new goja runtime,
+// without the bounds, the compiled module evaluated, the call.
 func BenchmarkJSNaive(b *testing.B) {
 	h, c := benchGuard(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		in, err := prepareJS(c, h.prog, false)
-		if err != nil {
+		in := &jsInstance{rt: goja.New()}
+		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
+		v, err := in.call(c, h.prog, BeforeToolExecute, toolArgs(jsBenchCall))
+		if _, err := read(c, BeforeToolExecute, v, err); err != nil {
 			b.Fatal(err)
 		}
-		callInstance(b, c, in)
+	}
+}
+
+// BenchmarkJSNewRuntime is what a call pays when its hook has no idle
+// runtime: a runtime made, bounded and locked down.
+func BenchmarkJSNewRuntime(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, err := newJSInstance(context.Background(), jsrt.Limits{}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
 
@@ -190,8 +222,6 @@ func benchHistory(b *testing.B, source string) {
 					b.Fatal(err)
 				}
 			}
-			b.StopTimer()
-			h.(*jsHook).refills.Wait()
 		})
 	}
 }

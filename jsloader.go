@@ -118,6 +118,17 @@ type Loader struct {
 	// error is a diagnostic (policy Report) that says it ran out of time.
 	// Zero (the default): no timeout but the context's.
 	Timeout time.Duration
+
+	// MaxAlloc bounds, in bytes, what one built-in call of a hook may
+	// allocate from a number the hook gives: new ArrayBuffer(n), a typed
+	// array, "x".repeat(n), padStart, padEnd, join's separators. A built-in
+	// that loops over an array-like, or builds an array from one
+	// (indexOf, fill, sort, Array.from, …), refuses a length past
+	// MaxAlloc/16 elements, and apply more than 131,072 arguments. Past
+	// them the built-in throws a RangeError the hook can catch, instead of
+	// a fatal out-of-memory error (no recover catches one) or a loop no
+	// deadline stops. Zero: 64 MiB (4 Mi elements).
+	MaxAlloc int64
 }
 
 // Load loads the hook name. It returns an error wrapping ErrUnknownHook,
@@ -149,7 +160,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 	if prog.MainError() != nil { // reported by CompileDir
 		return &jsHook{name: name}, nil
 	}
-	return newJSHook(name, prog, l.Timeout, report), nil
+	return newJSHook(name, prog, l.Timeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
 }
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
@@ -203,7 +214,7 @@ func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
 	}
 	l := Loader{Diagnostics: diag}
-	return newJSHook(name, prog, 0, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+	return newJSHook(name, prog, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
 }
 
 // checkHookName accepts one plain path element: a hook name can never make

@@ -191,12 +191,9 @@ func (in *jsInstance) usageJS(u Usage) (goja.Value, error) {
 // freeze. goja cannot freeze the dynamic array a view is, so they are
 // wrapped, before the hook runs, to say of a view what they say of a frozen
 // array and to leave it as it is (freeze throws on a dynamic array); other
-// values go to the function that was there, the built-in or the hook's own
-// replacement. Wrapping costs about 8 KB, so it is done in the calls of
-// the model points (where views are) of a hook whose source names one of
-// them: a hook that builds the name (Object["is" + "Frozen"]), and
-// Reflect.isExtensible, see a view as an extensible array to which writes
-// do nothing.
+// values go to the built-in. They are installed once in each runtime,
+// before its built-ins are frozen. Reflect.isExtensible sees a view as an
+// extensible array to which writes do nothing.
 var frozenBuiltins = [...]struct {
 	name   string
 	onList func(rt *goja.Runtime, list goja.Value) goja.Value
@@ -215,17 +212,11 @@ func answer(b bool) func(*goja.Runtime, goja.Value) goja.Value {
 
 func itself(_ *goja.Runtime, list goja.Value) goja.Value { return list }
 
-// wrapFrozenBuiltins installs frozenBuiltins in the runtime, when its
-// hook's source names one. It runs inside Guard, before the hook's export.
+// wrapFrozenBuiltins installs frozenBuiltins in the runtime, once, before
+// its built-ins are frozen. It runs inside Guard.
 func (in *jsInstance) wrapFrozenBuiltins() {
-	if !in.asksFrozen {
-		return
-	}
 	rt := in.rt
-	object, ok := rt.Get("Object").(*goja.Object)
-	if !ok {
-		return // the hook replaced Object: its own functions answer
-	}
+	object := rt.Get("Object").(*goja.Object)
 	for _, b := range frozenBuiltins {
 		was, ok := goja.AssertFunction(object.Get(b.name))
 		if !ok {

@@ -17,13 +17,21 @@ const MaxCallStack = 4096
 // New returns a runtime with the limits every hook runtime has, its
 // allocations bounded by l.
 func New(l Limits) *goja.Runtime {
+	rt, _ := NewRuntime(l)
+	return rt
+}
+
+// NewRuntime is New, and what notes the memory its calls retain.
+func NewRuntime(l Limits) (*goja.Runtime, *Retained) {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(MaxCallStack)
 	g := boundRecursion(rt)
 	a := newAllocGuard(g, l)
 	a.boundLoops()
 	a.boundAllocations()
-	return rt
+	r := &Retained{}
+	a.noteRetention(r)
+	return rt, r
 }
 
 // ErrPending is the error of a call whose Promise is still pending once

@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 )
@@ -190,12 +191,30 @@ func compileJS(name, source string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := oneFunction(name, ast); err != nil {
+		return nil, err
+	}
 	prog, err := goja.CompileAST(ast, false)
 	var cerr *goja.CompilerSyntaxError
 	if errors.As(err, &cerr) && cerr.File != nil {
 		return nil, syntaxError(cerr.File.Position(cerr.Offset), cerr.Message, lines)
 	}
 	return prog, err
+}
+
+// oneFunction checks that the wrapped source is the wrapper alone: one
+// function expression. A file that closes the wrapper early ("}); let x =
+// 1; (function () {") would otherwise declare in the runtime's global
+// scope, which outlives the call in a runtime used for many.
+func oneFunction(name string, prog *ast.Program) error {
+	if len(prog.Body) == 1 {
+		if st, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
+			if _, ok := st.Expression.(*ast.FunctionLiteral); ok {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%s: SyntaxError: the file closes the module's function early: a stray } or )", name)
 }
 
 // syntaxError names the file's own position; an error found in the
