@@ -59,7 +59,7 @@ func TestJSNothingPersistsBetweenCalls(t *testing.T) {
 			"let r; try { Error.prototype.name = 'X'; r = 'written'; } catch (e) { r = e.name; } " + result("r + new Error('m')"), "TypeErrorError: m"},
 		"WeakMap keyed by a built-in": {"",
 			"const w = new WeakMap(); const had = w.has(Object.prototype); w.set(Object.prototype, 1); " + result("had"), "false"},
-		"Symbol.for": {"", "const s = Symbol.for('k'); " + result("s.description + Symbol.keyFor(s)"), "kk"},
+		"Symbol.for":    {"", "const s = Symbol.for('k'); " + result("s.description + Symbol.keyFor(s)"), "kk"},
 		"Date and Math": {"", "Date.prototype.leak = 1; Math.random = () => 4; " + result("new Date(0).leak + ':' + (Math.random() < 1)"), "undefined:true"},
 	} {
 		t.Run(name, func(t *testing.T) {
