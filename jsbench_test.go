@@ -13,28 +13,80 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// The JS benchmarks call the seed's guard hook (testdata/hooks/guard) on a
-// harmless shell command, the common case: it inspects and lets it through.
+// The JS benchmarks call two hooks on a harmless shell command, the
+// common case: each inspects it and lets it through. guard is the small
+// guard of testdata/hooks/guard; policy is a realistic one (policyHook: 26
+// lines, constants, helpers, an Error subclass, a 20-field payload).
+
+// policyHook is the realistic hook of the benchmarks.
+const policyHook = `"use strict";
+const DANGEROUS = [/\brm\s+-rf\b/, /\bgit\s+push\s+.*--force\b/, /\bcurl\b.*\|\s*sh\b/, /\bdd\s+if=/];
+const PROTECTED = new Set(["main", "master", "release"]);
+const LIMITS = { maxFiles: 50, maxBytes: 1 << 20 };
+function isDangerous(cmd) { return DANGEROUS.some((re) => re.test(cmd)); }
+function branchOf(args) {
+  const m = /\bgit\s+push\s+\S+\s+(\S+)/.exec(args.command || "");
+  return m ? m[1] : undefined;
+}
+function summarize(args) {
+  return Object.keys(args).sort().map((k) => k + "=" + String(args[k]).slice(0, 20)).join(" ");
+}
+class PolicyError extends Error {
+  constructor(message) { super(message); this.name = "PolicyError"; }
+}
+module.exports = {
+  beforeToolExecute(ctx, call) {
+    const args = call.arguments;
+    if (call.name !== "shell") return;
+    if (isDangerous(args.command || "")) return { allow: false, reason: "dangerous: " + args.command };
+    const branch = branchOf(args);
+    if (branch && PROTECTED.has(branch)) return { allow: false, reason: "protected branch " + branch };
+    if ((args.files || []).length > LIMITS.maxFiles) return { allow: false, reason: "too many files" };
+    if (args.bytes > LIMITS.maxBytes) return { allow: false, reason: "too large" };
+    if (summarize(args).length > 2000) throw new PolicyError("arguments too long");
+  },
+};`
+
+// policyCall is a shell call with 20 arguments.
+var policyCall = func() ToolCall {
+	args := map[string]any{"command": "ls -la", "cwd": "/work/project", "files": []any{"a.go", "b.go", "c.go"}, "bytes": 2048.0}
+	for i := len(args); i < 20; i++ {
+		args["opt"+strconv.Itoa(i)] = "value " + strconv.Itoa(i)
+	}
+	return ToolCall{ID: "1", Name: "shell", Arguments: args}
+}()
 
 var jsBenchCall = ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls -la"}}
 
-func benchGuard(b *testing.B) (*jsHook, *Context) {
-	b.Helper()
-	h, err := (&Loader{Dir: "testdata/hooks"}).Load("guard")
-	if err != nil {
-		b.Fatal(err)
+// benchHooks runs f for each benchmark hook, as a sub-benchmark.
+func benchHooks(b *testing.B, f func(b *testing.B, h *jsHook, c *Context, call ToolCall)) {
+	for _, name := range []string{"guard", "policy"} {
+		b.Run(name, func(b *testing.B) {
+			var h Hook
+			var err error
+			call := jsBenchCall
+			if name == "guard" {
+				h, err = (&Loader{Dir: "testdata/hooks"}).Load("guard")
+			} else {
+				h, err = CompileJS("policy", policyHook, func(d Diagnostic) { b.Fatal(d.Err) })
+				call = policyCall
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			chain, err := NewChain([]Hook{h})
+			if err != nil {
+				b.Fatal(err)
+			}
+			run, err := chain.Start(context.Background(), Host{Env: map[string]string{}}, RunStart{RunID: "bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := run.context(context.Background(), BeforeToolExecute)
+			c.hook = 0
+			f(b, h.(*jsHook), c, call)
+		})
 	}
-	chain, err := NewChain([]Hook{h})
-	if err != nil {
-		b.Fatal(err)
-	}
-	run, err := chain.Start(context.Background(), Host{Env: map[string]string{}}, RunStart{RunID: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := run.context(context.Background(), BeforeToolExecute)
-	c.hook = 0
-	return h.(*jsHook), c
 }
 
 func toolArgs(call ToolCall) func(in *jsInstance) ([]goja.Value, error) {
@@ -45,12 +97,13 @@ func toolArgs(call ToolCall) func(in *jsInstance) ([]goja.Value, error) {
 // module was evaluated once: the floor a call with fresh state is measured
 // against (and what the fresh-state rule forbids in production).
 func BenchmarkJSWarm(b *testing.B) {
-	h, c := benchGuard(b)
-	in := warmInstance(b, c, h)
-	b.ReportAllocs()
-	for b.Loop() {
-		callWarm(b, c, in)
-	}
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		in := warmInstance(b, c, h)
+		b.ReportAllocs()
+		for b.Loop() {
+			callWarm(b, c, in, call)
+		}
+	})
 }
 
 // warmInstance is a runtime of h with its module evaluated, for callWarm.
@@ -68,12 +121,12 @@ func warmInstance(b *testing.B, c *Context, h *jsHook) *jsInstance {
 
 // callWarm calls the export in in's module as it is, without evaluating
 // the module again: state would carry over from call to call.
-func callWarm(b *testing.B, c *Context, in *jsInstance) {
+func callWarm(b *testing.B, c *Context, in *jsInstance, call ToolCall) {
 	ctx := c.base()
 	var v any
 	err := jsrt.Guard(ctx, in.rt, func() error {
 		fn, _ := goja.AssertFunction(in.exports.Get(string(BeforeToolExecute)))
-		args, err := toolArgs(jsBenchCall)(in)
+		args, err := toolArgs(call)(in)
 		if err != nil {
 			return err
 		}
@@ -89,8 +142,8 @@ func callWarm(b *testing.B, c *Context, in *jsInstance) {
 	}
 }
 
-func callFresh(b *testing.B, c *Context, h *jsHook) {
-	if _, err := h.BeforeToolExecute(c, jsBenchCall); err != nil {
+func callFresh(b *testing.B, c *Context, h *jsHook, call ToolCall) {
+	if _, err := h.BeforeToolExecute(c, call); err != nil {
 		b.Fatal(err)
 	}
 }
@@ -102,17 +155,19 @@ const agentGap = time.Millisecond
 // BenchmarkJSWarmSpaced is BenchmarkJSWarm with the calls agentGap apart:
 // what the same warm runtime costs once the CPU has been idle.
 func BenchmarkJSWarmSpaced(b *testing.B) {
-	h, c := benchGuard(b)
-	in := warmInstance(b, c, h)
-	latency(b, agentGap, func() {}, func() { callWarm(b, c, in) })
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		in := warmInstance(b, c, h)
+		latency(b, agentGap, func() {}, func() { callWarm(b, c, in, call) })
+	})
 }
 
 // BenchmarkJSFreshSpaced is a call with fresh state (the module evaluated
 // again in a locked-down runtime) with the calls agentGap apart, as in an
 // agent loop.
 func BenchmarkJSFreshSpaced(b *testing.B) {
-	h, c := benchGuard(b)
-	latency(b, agentGap, func() {}, func() { callFresh(b, c, h) })
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		latency(b, agentGap, func() {}, func() { callFresh(b, c, h, call) })
+	})
 }
 
 // latency times call alone, after gap and wait, and reports its mean as
@@ -137,26 +192,28 @@ func latency(b *testing.B, gap time.Duration, wait, call func()) {
 
 // BenchmarkJSFresh is a call with fresh state per call, back to back.
 func BenchmarkJSFresh(b *testing.B) {
-	h, c := benchGuard(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		callFresh(b, c, h)
-	}
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		b.ReportAllocs()
+		for b.Loop() {
+			callFresh(b, c, h, call)
+		}
+	})
 }
 
 // BenchmarkJSNaive is fresh state the naive way: a new goja runtime,
 // without the bounds, the compiled module evaluated, the call.
 func BenchmarkJSNaive(b *testing.B) {
-	h, c := benchGuard(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		in := &jsInstance{rt: goja.New()}
-		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
-		v, err := in.call(c, h.prog, BeforeToolExecute, toolArgs(jsBenchCall))
-		if _, err := read(c, BeforeToolExecute, v, err); err != nil {
-			b.Fatal(err)
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		b.ReportAllocs()
+		for b.Loop() {
+			in := &jsInstance{rt: goja.New(), retained: &jsrt.Retained{}}
+			in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
+			v, err := in.call(c, h.prog, BeforeToolExecute, toolArgs(call))
+			if _, err := read(c, BeforeToolExecute, v, err); err != nil {
+				b.Fatal(err)
+			}
 		}
-	}
+	})
 }
 
 // BenchmarkJSNewRuntime is what a call pays when its hook has no idle

@@ -67,6 +67,7 @@ func TestJSOneStepAllocationsAreRefused(t *testing.T) {
 		"String.fromCharCode.apply(null, {length: 2**31})",
 		"Reflect.apply(Math.max, null, {length: 2**31})",
 		"Reflect.construct(Array, {length: 2**31})",
+		"[].concat(new Array(2**32 - 1))",
 		"new Array(2e7).fill(0)",
 		"BigInt.asUintN(2**40, -1n)",
 	} {

@@ -45,11 +45,16 @@ func DefaultDir() (string, error) {
 // hooks to load, in order; LoadAgent fails with ErrUnknownHook for one
 // that does not exist.
 //
-// Every call runs in a fresh goja runtime, so no JavaScript state survives
-// a call (module variables and globalThis start over); to remember
-// something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
-// of need, module evaluated and the built-ins its source names set up, at
-// most eight per hook, and each is used once.
+// No JavaScript state survives a call: each call evaluates the module
+// anew, in a goja runtime whose built-ins and globalThis were frozen when
+// it was made; to remember something, use ctx.state, ctx.memo or a file.
+// So a hook may not write a global (globalThis.x = 1, or x = 1 without a
+// declaration) or change a built-in (no polyfills): strict code throws a
+// TypeError, sloppy code's write is dropped. Assigning a property an
+// object inherits from a built-in (this.name in an Error subclass,
+// o.toString) defines it on the object, as usual. A hook keeps at most 4
+// idle runtimes (about 0.5 MB each) for later calls; nothing is prepared
+// in the background. See docs/javascript.md.
 //
 // # What an export gets and returns
 //
@@ -104,10 +109,11 @@ func DefaultDir() (string, error) {
 // JavaScript hooks default to policy Report: a throw is a diagnostic with
 // the JavaScript stack (file:line:column), and a notice, and the hook
 // counts as having no opinion. Cancelling the call's context interrupts
-// the running hook, even in an endless loop; a recursion deeper than 4096
-// calls, or 2000 levels of a built-in that recurses in Go (nested arrays,
-// JSON, yield*), is an error, not a crash. There is no timeout but the
-// context's, unless Timeout sets one.
+// the running hook, even in an endless loop or a built-in looping over a
+// long array; a recursion deeper than 4096 calls, or 2000 levels of a
+// built-in that recurses in Go (nested arrays, JSON, yield*), is an error,
+// not a crash, and so is a built-in asked for more than MaxAlloc. There is
+// no timeout but the context's, unless Timeout sets one.
 type Loader struct {
 	Dir         string           // "": DefaultDir()
 	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog

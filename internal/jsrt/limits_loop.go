@@ -46,6 +46,23 @@ func (a *allocGuard) boundLoops() {
 	for _, name := range loopingMethods {
 		a.replaceMethod(proto, name, func(f native) native { return a.looped("Array.prototype."+name, f) })
 	}
+	// concat walks its arguments too: each spreadable one must be within
+	// the bound (a long one is checked as it goes by the deadline, not
+	// watched: goja reads it directly).
+	a.replaceMethod(proto, "concat", func(f native) native {
+		return func(call goja.FunctionCall) goja.Value {
+			total := 0.0
+			for _, arg := range call.Arguments {
+				if o, ok := arg.(*goja.Object); ok && a.spreadable(o) {
+					total += lengthOf(o)
+				}
+			}
+			if total > float64(a.maxElems) {
+				a.tooLarge("Array.prototype.concat", total, a.maxElems, "elements")
+			}
+			return f(call)
+		}
+	})
 	// An array iterator reads the length it walks at each step, and spread
 	// and Array.from drive it from Go: its next checks the interrupt too.
 	iter, err := a.rt.RunString("Object.getPrototypeOf([][Symbol.iterator]())")
@@ -70,6 +87,14 @@ func (a *allocGuard) boundLoops() {
 			return f(call)
 		}
 	})
+}
+
+// spreadable is IsConcatSpreadable(o): concat walks o's elements.
+func (a *allocGuard) spreadable(o *goja.Object) bool {
+	if v := o.GetSymbol(goja.SymIsConcatSpreadable); v != nil && !goja.IsUndefined(v) {
+		return v.ToBoolean()
+	}
+	return isArrayOrThrow(a.rt, o)
 }
 
 // looped is f refusing a this longer than maxElems, and over a long one
