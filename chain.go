@@ -2,9 +2,12 @@ package hooks
 
 import (
 	"fmt"
-	"log/slog"
+	"maps"
 	"reflect"
 	"slices"
+	"strings"
+
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // Option configures a Chain (see NewChain).
@@ -150,12 +153,77 @@ func (c *Chain) register(i int, h Hook) (name string, err error) {
 		return "", fmt.Errorf("hooks: hook #%d (%T) has an empty name", i, h)
 	}
 	c.names[i] = name
+	if err := checkMethods(name, inner); err != nil {
+		return "", err
+	}
 	if !c.add(i, h) && !declaresPoints(h) {
 		return "", fmt.Errorf("hooks: hook %q (%T) implements no point method "+
 			"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
 			"AfterToolExecute, WrapTool, WrapModel, BeforeTrustDecision): check the method names", name, h)
 	}
 	return name, nil
+}
+
+// pointMethods maps the name of each method by which a hook handles a
+// point to the interface it must implement.
+var pointMethods = map[string]reflect.Type{
+	"BeforeRun":           reflect.TypeFor[BeforeRunHook](),
+	"AfterRun":            reflect.TypeFor[AfterRunHook](),
+	"BeforeModelRequest":  reflect.TypeFor[BeforeModelRequestHook](),
+	"AfterModelResponse":  reflect.TypeFor[AfterModelResponseHook](),
+	"BeforeToolExecute":   reflect.TypeFor[BeforeToolExecuteHook](),
+	"AfterToolExecute":    reflect.TypeFor[AfterToolExecuteHook](),
+	"WrapTool":            reflect.TypeFor[WrapToolHook](),
+	"WrapModel":           reflect.TypeFor[WrapModelHook](),
+	"BeforeTrustDecision": reflect.TypeFor[BeforeTrustDecisionHook](),
+	"DecideTrust":         reflect.TypeFor[TrustDeciderHook](),
+}
+
+// pointMethodNames are pointMethods' keys, for suggestions.
+var pointMethodNames = slices.Sorted(maps.Keys(pointMethods))
+
+// checkMethods finds the point methods of h's type that would never run: a
+// method named like a point's whose signature is not the point's (the
+// chain would skip it silently), and a method whose name is a typo of a
+// point's ("AfterToolExecution"). Either is an error: a guard that never
+// runs is worse than a program that does not start.
+func checkMethods(name string, h Hook) error {
+	if _, ok := funcsOf(h); ok {
+		return nil
+	}
+	t := reflect.TypeOf(h)
+	for i := range t.NumMethod() {
+		m := t.Method(i)
+		if iface, ok := pointMethods[m.Name]; ok {
+			if !t.Implements(iface) {
+				want, _ := iface.MethodByName(m.Name)
+				return fmt.Errorf("hooks: hook %q (%T): method %s is %s, but the chain calls %s %s: it would never run",
+					name, h, m.Name, signature(m.Type, true), m.Name, signature(want.Type, false))
+			}
+			continue
+		}
+		if like, ok := suggest.Closest(m.Name, pointMethodNames); ok {
+			return fmt.Errorf("hooks: hook %q (%T): method %s handles no point: did you mean %s?", name, h, m.Name, like)
+		}
+	}
+	return nil
+}
+
+// signature prints a method's type as its declaration reads, without the
+// receiver when the type has one.
+func signature(t reflect.Type, receiver bool) string {
+	in := make([]reflect.Type, 0, t.NumIn())
+	for i := range t.NumIn() {
+		if i == 0 && receiver {
+			continue
+		}
+		in = append(in, t.In(i))
+	}
+	out := make([]reflect.Type, t.NumOut())
+	for i := range out {
+		out[i] = t.Out(i)
+	}
+	return strings.TrimPrefix(reflect.FuncOf(in, out, t.IsVariadic()).String(), "func")
 }
 
 // declaresPoints reports whether h says itself which points it handles, so
@@ -260,20 +328,4 @@ func (c *Chain) Hooks() []Hook {
 		return nil
 	}
 	return append([]Hook(nil), c.hooks...)
-}
-
-// diagnose reports d to the chain's diagnostics function, or to slog.
-func (c *Chain) diagnose(d Diagnostic) {
-	if c.opts.diagnostics != nil {
-		c.opts.diagnostics(d)
-		return
-	}
-	attrs := []any{"hook", d.Hook, "err", d.Err}
-	if d.Point != "" {
-		attrs = append(attrs, "point", string(d.Point))
-	}
-	if pe, ok := d.Err.(*PanicError); ok {
-		attrs = append(attrs, "stack", string(pe.Stack))
-	}
-	slog.Warn("hook diagnostic", attrs...)
 }

@@ -35,6 +35,31 @@ func (typo) BeforeToolExecution(c *hooks.Context, call hooks.ToolCall) (*hooks.T
 	return nil, nil
 }
 
+// halfTypo has one right point method and one near miss, which would
+// never run.
+type halfTypo struct{}
+
+func (halfTypo) Name() string { return "half" }
+func (halfTypo) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	return nil, nil
+}
+func (halfTypo) AfterToolExecution(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+	return nil, nil
+}
+
+// wrongSignature names a point method right but returns a patch by value.
+type wrongSignature struct{}
+
+func (wrongSignature) Name() string { return "wrong" }
+func (wrongSignature) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (hooks.ToolCallPatch, error) {
+	return hooks.ToolCallPatch{}, nil
+}
+
+// nameOnly has a name and nothing else.
+type nameOnly struct{}
+
+func (nameOnly) Name() string { return "only" }
+
 // silent is a PointHandler that handles nothing, like a broken JS file.
 type silent struct{}
 
@@ -51,8 +76,13 @@ func TestNewChainRejectsBadHooks(t *testing.T) {
 		{"nil", []hooks.Hook{layer(rec, "a"), nil}, []string{"#1", "nil"}},
 		{"empty name", []hooks.Hook{hooks.Funcs{}}, []string{"#0", "empty name"}},
 		{"duplicate", []hooks.Hook{layer(rec, "a"), layer(rec, "b"), layer(rec, "a")}, []string{"duplicate", `"a"`, "#0", "#2"}},
-		{"typo", []hooks.Hook{typo{}}, []string{`"typo"`, "implements no point method", "hooks_test.typo"}},
-		{"typo under a policy", []hooks.Hook{hooks.WithPolicy(typo{}, hooks.Report)}, []string{`"typo"`, "implements no point method"}},
+		{"typo", []hooks.Hook{typo{}}, []string{`"typo"`, "BeforeToolExecution handles no point: did you mean BeforeToolExecute?", "hooks_test.typo"}},
+		{"typo under a policy", []hooks.Hook{hooks.WithPolicy(typo{}, hooks.Report)}, []string{`"typo"`, "did you mean BeforeToolExecute?"}},
+		{"a right method and a near miss", []hooks.Hook{halfTypo{}}, []string{`"half"`, "AfterToolExecution handles no point: did you mean AfterToolExecute?"}},
+		{"a right name with a wrong signature", []hooks.Hook{wrongSignature{}}, []string{`"wrong"`,
+			"method BeforeToolExecute is (*hooks.Context, hooks.ToolCall) (hooks.ToolCallPatch, error)",
+			"the chain calls BeforeToolExecute (*hooks.Context, hooks.ToolCall) (*hooks.ToolCallPatch, error)"}},
+		{"no point method at all", []hooks.Hook{nameOnly{}}, []string{`"only"`, "implements no point method"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

@@ -1,12 +1,9 @@
 package hooks
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -19,9 +16,16 @@ import (
 const (
 	DefaultCommandTimeout = 5 * time.Second  // timeoutMs 0
 	MaxCommandTimeout     = 60 * time.Second // a larger timeoutMs is capped
-	MaxCommandOutput      = 256 << 10        // bytes of stdout; more is a failure
+	MaxCommandOutput      = 256 << 10        // bytes of stdout read; more is an overflow (a guard's decision cannot be read: refused)
 	maxResultText         = 64 << 10         // bytes of post_tool_call's result text sent on stdin; more is cut
 )
+
+// drainCommandOutput is how much stdout a command may print in all before
+// it is killed: past MaxCommandOutput the rest is read and counted, not
+// kept, so that a guard that quotes a large call (8 MiB of arguments can
+// take six times as much as escaped JSON) still ends with its own exit
+// status, and a flood still ends in a few tens of milliseconds.
+const drainCommandOutput = 64 << 20
 
 // What a command hook's failure wraps, for errors.Is on a Diagnostic's Err
 // or a *HookError: a host can tell a slow script from a broken one. A
@@ -29,7 +33,7 @@ const (
 // with errors.As (its ExitCode, and the end of its stderr in the message).
 var (
 	ErrCommandTimeout        = proc.ErrTimeout        // it ran past its timeout and was killed with what it started
-	ErrCommandOutputTooLarge = proc.ErrOutputTooLarge // it printed more than MaxCommandOutput
+	ErrCommandOutputTooLarge = proc.ErrOutputTooLarge // it printed more than MaxCommandOutput on stdout
 	ErrCommandEscaped        = proc.ErrEscaped        // something it started outlived it
 )
 
@@ -80,13 +84,23 @@ var commandEvents = map[string]Point{
 // (turn_end), the project path (trust) or the session id (session events);
 // a matcher fires the hook when it equals the subject or is a part of it.
 //
-// For pre_tool_call and pre_trust_decision, stdout is parsed as JSON:
-// {"decision":"block","reason":"…"} refuses the call with the reason
-// (denies trust); anything else, or nothing, allows. Other events are
+// For pre_tool_call and pre_trust_decision, stdout is read as JSON.parse
+// and a property read do (names exactly, case included):
+// {"decision":"block","reason":"…"} refuses the call with the reason (cut
+// past 16 KiB with a marker) or denies trust, whatever the exit status;
+// {"decision":"allow"}, {} or nothing allows. A refusal word of other
+// tools ("deny", "Block") refuses, with a diagnostic. Output that cannot
+// be read as a decision refuses (denies) whatever the policy, because the
+// model can cause it with its own call: more than 256 KiB (a guard
+// quoting a huge command), malformed JSON, an unknown decision value, no
+// decision beside an unknown key, "decision" repeated with a refusal
+// among the values; so does a call whose arguments cannot be sent. An
+// unknown key beside a readable decision is a diagnostic with a
+// did-you-mean (and, under failClosed, a refusal). Other events are
 // advisory: their output goes to Host.Log, line by line, and changes
-// nothing. A failure — the command cannot start, exits non-zero, times
-// out, prints malformed JSON or more than 256 KiB — names the hook and
-// what happened.
+// nothing. A failure of the command itself — it cannot start, exits
+// non-zero without printing a refusal, times out — names the hook and
+// what happened, and fails open unless failClosed.
 func CommandHooks(data []byte) ([]Hook, error) {
 	cfgs, err := ParseCommandSettings(data)
 	if err != nil {
@@ -155,29 +169,38 @@ func (h *commandHook) DefaultPolicy() Policy {
 	return Report
 }
 
-// run runs the command if the matcher takes subject, and returns its
-// stdout; ran is false when the matcher skipped it. fill adds the event's
-// fields; its error (the call cannot be sent exactly) is the hook's, and
-// the command does not start.
-func (h *commandHook) run(c *Context, subject string, fill func(*envelope) error) (out []byte, ran bool, err error) {
-	if h.cfg.Matcher != "" && !strings.Contains(subject, h.cfg.Matcher) {
-		return nil, false, nil
-	}
+// matches reports whether the matcher takes subject.
+func (h *commandHook) matches(subject string) bool {
+	return h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher)
+}
+
+// run runs the command with the envelope of subject (fill adds the event's
+// fields) and returns what it read. sendErr is why the event cannot be
+// sent exactly (the command does not start); runErr is how the command
+// ended, when that was not well (proc's error); both are the hook's
+// (*commandError), and runErr may come with output.
+func (h *commandHook) run(c *Context, subject string, fill func(*envelope) error) (out proc.Output, sendErr, runErr error) {
 	stdin, err := h.stdin(c, subject, fill)
-	if err == nil {
-		out, err = proc.Run(c.base(), proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
-			Stdin: stdin, Timeout: h.timeout, MaxOut: MaxCommandOutput})
-	}
 	if err != nil {
-		return out, true, &commandError{hook: h.name, argv: h.cfg.Command, err: err}
+		return out, h.fail(err), nil
 	}
-	return out, true, nil
+	out, err = proc.Exec(c.base(), proc.Command{Argv: h.cfg.Command, Dir: c.Workdir, Env: environ(c.Env),
+		Stdin: stdin, Timeout: h.timeout, MaxOut: MaxCommandOutput, DrainOut: drainCommandOutput})
+	return out, nil, err
+}
+
+// fail is err as the hook's failure.
+func (h *commandHook) fail(err error) error {
+	if err == nil {
+		return nil
+	}
+	return &commandError{hook: h.name, argv: h.cfg.Command, err: err}
 }
 
 // commandError is a command hook's failure: the diagnostic names the whole
 // argv and keeps everything (the end of stderr too); under failClosed the
 // model reads only BlockMessage(): short, naming the hook, and free of what a
-// script happened to print.
+// script happened to print on stderr.
 type commandError struct {
 	hook string
 	argv []string
@@ -190,15 +213,9 @@ func (e *commandError) Error() string { return fmt.Sprintf("command %q: %v", e.a
 // Unwrap returns what happened.
 func (e *commandError) Unwrap() error { return e.err }
 
-// blocked is the reason a failClosed refusal gives the model.
+// BlockMessage is the reason a refusal for this failure gives the model.
 func (e *commandError) BlockMessage() string {
-	what := e.err.Error()
-	var exit *exec.ExitError
-	if errors.As(e.err, &exit) {
-		what = exit.String() // without the stderr the diagnostic keeps
-	}
-	what, _, _ = strings.Cut(what, "\n")
-	return fmt.Sprintf("hook %s failed: %s", e.hook, what)
+	return fmt.Sprintf("hook %s failed: %s", e.hook, shortText(e.err))
 }
 
 // stdin is the envelope the command reads, or why it cannot carry the
@@ -234,34 +251,47 @@ func environ(env map[string]string) []string {
 	return out
 }
 
-// decision reads a blocking event's stdout: block, with its reason.
-func (h *commandHook) decision(out []byte) (block bool, reason string, err error) {
-	out = bytes.TrimSpace(out)
-	if len(out) == 0 {
-		return false, "", nil
-	}
-	var d struct {
-		Decision string `json:"decision"`
-		Reason   string `json:"reason"`
-	}
-	if !json.Valid(out) {
-		return false, "", &commandError{hook: h.name, argv: h.cfg.Command, err: fmt.Errorf("printed malformed JSON: %s", clip(out))}
-	}
-	if json.Unmarshal(out, &d) != nil || d.Decision != "block" {
-		return false, "", nil // anything else allows
-	}
-	return true, d.Reason, nil
-}
-
-// advise runs an advisory event and logs its output.
+// advise runs an advisory event and logs its output, line by line; past
+// MaxCommandOutput the last line kept ends with a marker, and the overflow
+// is the hook's error.
 func (h *commandHook) advise(c *Context, subject string, fill func(*envelope) error) error {
-	out, _, err := h.run(c, subject, fill)
-	for line := range strings.SplitSeq(strings.TrimRight(string(out), "\n"), "\n") {
+	if !h.matches(subject) {
+		return nil
+	}
+	out, sendErr, runErr := h.run(c, subject, fill)
+	if sendErr != nil {
+		return sendErr
+	}
+	text := strings.TrimRight(string(out.Stdout), "\n")
+	if out.Overflow {
+		printed := printedText(out, runErr)
+		text += "… [cut: " + printed + "]"
+		over := fmt.Errorf("%w: printed %s on stdout; the log has its first %d KiB",
+			ErrCommandOutputTooLarge, printed, MaxCommandOutput>>10)
+		if errors.Is(runErr, ErrCommandOutputTooLarge) {
+			runErr = nil
+		}
+		runErr = joinFailures(over, runErr)
+	}
+	for line := range strings.SplitSeq(text, "\n") {
 		if line = strings.TrimRight(line, "\r"); line != "" {
 			c.Log(line)
 		}
 	}
-	return err
+	return h.fail(runErr)
+}
+
+// guard runs a blocking event and reads its verdict. A run killed for a
+// cancellation decided nothing: its error is returned as the problem.
+func (h *commandHook) guard(c *Context, subject string, fill func(*envelope) error) (v commandVerdict, sendErr error) {
+	out, sendErr, runErr := h.run(c, subject, fill)
+	if sendErr != nil {
+		return commandVerdict{}, sendErr
+	}
+	if runErr != nil && c.base().Err() != nil {
+		return commandVerdict{problem: h.fail(runErr)}, nil // killed for the cancellation: nothing was decided
+	}
+	return h.verdictOf(out, runErr), nil
 }
 
 // BeforeRun runs a session_start command (advisory).
@@ -284,17 +314,26 @@ func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*Model
 	return nil, h.advise(c, "assistant", nil)
 }
 
-// BeforeToolExecute runs a pre_tool_call command, which may block the call.
+// BeforeToolExecute runs a pre_tool_call command, which may block the
+// call. What the model can cause with its call refuses it, whatever the
+// policy: arguments that cannot be sent whole, output that cannot be read
+// (too large, malformed, an unknown decision). A refusal the output holds
+// refuses whatever else went wrong (diagnosed).
 func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	out, ran, err := h.run(c, call.Name, func(e *envelope) error { return toolEnvelope(e, call) })
-	if !ran || err != nil {
-		return nil, err
+	if !h.matches(call.Name) {
+		return nil, nil
 	}
-	block, reason, err := h.decision(out)
-	if !block || err != nil {
-		return nil, err
+	v, sendErr := h.guard(c, call.Name, func(e *envelope) error { return toolEnvelope(e, call) })
+	switch {
+	case sendErr != nil:
+		return nil, FailClosed(sendErr)
+	case v.block:
+		c.Diagnose(v.problem)
+		return Refuse(v.reason), nil
+	case v.unreadable != nil:
+		return nil, FailClosed(v.unreadable)
 	}
-	return Refuse(reason), nil
+	return nil, v.problem
 }
 
 // AfterToolExecute runs a post_tool_call command (advisory).
@@ -309,19 +348,29 @@ func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult
 	})
 }
 
-// DecideTrust runs a pre_trust_decision command: a block denies.
+// DecideTrust runs a pre_trust_decision command: a block denies, and so
+// does output that cannot be read, whatever the policy.
 func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
+	if !h.matches(path) {
+		return false, nil
+	}
 	isNew := req.IsNew
-	out, ran, err := h.run(c, path, func(e *envelope) error {
+	v, sendErr := h.guard(c, path, func(e *envelope) error {
 		e.Path, e.Decision, e.IsNew = path, string(req.Decision), &isNew
 		return nil
 	})
-	if !ran || err != nil {
-		return false, err
+	switch {
+	case sendErr != nil:
+		return false, sendErr
+	case v.block:
+		c.Diagnose(v.problem)
+		return true, nil
+	case v.unreadable != nil:
+		c.Diagnose(v.unreadable)
+		return true, nil
 	}
-	block, _, err := h.decision(out)
-	return block, err
+	return false, v.problem
 }
 
 // canonical is the project path as trust keys it: absolute, clean, with

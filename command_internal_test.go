@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"testing"
 	"time"
 
@@ -18,4 +19,34 @@ func TestCommandTimeoutDefaultsAndCap(t *testing.T) {
 	assert.Equal(t, 5*time.Second, hs[0].(*commandHook).timeout, "default")
 	assert.Equal(t, 1200*time.Millisecond, hs[1].(*commandHook).timeout)
 	assert.Equal(t, 60*time.Second, hs[2].(*commandHook).timeout, "capped")
+}
+
+// decisionOutput is what a refusing guard prints.
+var decisionOutput = []byte(`{"decision":"block","reason":"rm -rf is not allowed"}`)
+
+// BenchmarkDecisionReadLoose is how a decision was read before exact
+// names: encoding/json into a struct (case-insensitive, last key wins).
+func BenchmarkDecisionReadLoose(b *testing.B) {
+	b.ReportAllocs()
+	for b.Loop() {
+		var d struct {
+			Decision string `json:"decision"`
+			Reason   string `json:"reason"`
+		}
+		if !json.Valid(decisionOutput) || json.Unmarshal(decisionOutput, &d) != nil || d.Decision != "block" {
+			b.Fatal(d)
+		}
+	}
+}
+
+// BenchmarkDecisionReadExact is readDecision: exact names, unknown keys,
+// repeated decisions. Against a command's spawn (~1 ms) both are noise.
+func BenchmarkDecisionReadExact(b *testing.B) {
+	h := &commandHook{name: "guard"}
+	b.ReportAllocs()
+	for b.Loop() {
+		if v := h.readDecision(decisionOutput); !v.block {
+			b.Fatal(v)
+		}
+	}
 }

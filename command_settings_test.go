@@ -65,7 +65,7 @@ type (
 func (m textMarshaler) MarshalText() ([]byte, error) { return []byte(m), nil }
 func (m jsonMarshaler) MarshalJSON() ([]byte, error) { return []byte(`"` + m + `"`), nil }
 
-func TestCommandArgumentsJSONCannotCarryFailTheHook(t *testing.T) {
+func TestCommandArgumentsJSONCannotCarryRefuseTheCall(t *testing.T) {
 	cycle := map[string]any{"command": "rm -rf /"}
 	cycle["self"] = cycle
 	for name, tc := range map[string]struct {
@@ -97,14 +97,12 @@ func TestCommandArgumentsJSONCannotCarryFailTheHook(t *testing.T) {
 				assert.Equal(t, "pre_tool_call#0", rec.diagnostics()[0].Hook)
 				assert.ErrorContains(t, rec.diagnostics()[0].Err, tc.want)
 				assert.NoFileExists(t, saved, "the guard never saw a changed call")
-				if failClosed {
-					assert.True(t, res.IsError)
-					assert.True(t, strings.HasPrefix(res.Text, "Tool call blocked: "), res.Text)
-					assert.Contains(t, res.Text, tc.want)
-					assert.Empty(t, rec.got(), "refused: the tool did not run")
-				} else {
-					assert.Equal(t, "ran", res.Text, "fail open, as the entry asks")
-				}
+				// The call is what the model chose: a call no guard can see
+				// never runs, whatever the entry's policy.
+				assert.True(t, res.IsError, "failClosed %v", failClosed)
+				assert.True(t, strings.HasPrefix(res.Text, "Tool call blocked: hook pre_tool_call#0 failed: "), res.Text)
+				assert.Contains(t, res.Text, tc.want)
+				assert.Empty(t, rec.got(), "refused: the tool did not run")
 			}
 		})
 	}

@@ -310,6 +310,7 @@ type callLife struct {
 	mu     sync.Mutex      // guards done and cancel
 	done   context.Context // made on the first Done: the call's context, cancelled at its end
 	cancel context.CancelFunc
+	slots  []Context // the Contexts of the hooks the call may enter (Context.forHook)
 }
 
 // end marks the call over and closes Done for whoever asked for it.

@@ -15,7 +15,7 @@
 //	run.End(ctx, hooks.RunEnd{Output: answer})
 //
 // A hook is any value with a Name that implements one or more per-point
-// interfaces ([BeforeToolExecuteHook] and its five siblings), the way an
+// interfaces (one per point: [BeforeToolExecuteHook], [WrapToolHook], …), the way an
 // http.Handler is any value with ServeHTTP; [Funcs] adapts plain functions,
 // like http.HandlerFunc. [Hook] says what an implementation may and may not
 // do. Hooks may also be JavaScript files ([Loader]) or external commands
@@ -90,7 +90,7 @@
 //
 // [Message] keeps a framework's own message value ([Message.WithRaw]) so
 // that [RebuildMessages] hands untouched messages back as they were.
-// [NewContext] carries a run through a framework that passes only a
+// [ContextWithRun] carries a run through a framework that passes only a
 // context; [Runs] keeps one run per session; [ParseArguments] decodes a
 // model's raw arguments; [ToolStep.Rewritten] says when to re-encode them;
 // [ToolSteps] keeps steps between split callbacks. The adapters/ folder

@@ -63,7 +63,7 @@ func ExampleRebuildMessages() {
 
 // A framework that owns its loop hands its tools only a context: the
 // adapter puts the run in it once, and its tool middleware finds it there.
-func ExampleNewContext() {
+func ExampleContextWithRun() {
 	chain, err := hooks.NewChain([]hooks.Hook{hooks.Funcs{HookName: "no-secrets",
 		BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 			if call.Arguments["file"] == ".env" {
@@ -96,7 +96,7 @@ func ExampleNewContext() {
 		panic(err)
 	}
 	defer run.End(ctx, hooks.RunEnd{})
-	ctx = hooks.NewContext(ctx, run) // what the adapter gives the framework's loop
+	ctx = hooks.ContextWithRun(ctx, run) // what the adapter gives the framework's loop
 	fmt.Println(read(ctx, "notes.txt"))
 	fmt.Println(read(ctx, ".env"))
 	fmt.Println(read(context.Background(), "notes.txt"))

@@ -145,9 +145,3 @@ func policyOf(h Hook) (Hook, Policy) {
 	}
 	return h, FailRun
 }
-
-// Refuse returns a patch that refuses a tool call with reason.
-func Refuse(reason string) *ToolCallPatch {
-	allow := false
-	return &ToolCallPatch{Allow: &allow, Reason: &reason}
-}

@@ -73,11 +73,11 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 	if err := ctx.Err(); err != nil {
 		return interrupted(BeforeRun, "", err)
 	}
-	c := r.context(ctx, BeforeRun)
+	c := r.pointContext(ctx, BeforeRun, len(r.chain.beforeRun))
 	defer r.release(c)
 	t0, _ := r.traceStart()
-	for _, e := range r.chain.beforeRun {
-		p, err := callBeforeRun(e.h, c.forHook(e.index), start)
+	for slot, e := range r.chain.beforeRun {
+		p, err := callBeforeRun(e.h, c.forHook(slot, e.index), start)
 		t0 = r.traced(t0, c, BeforeRun, e.index, e.policy, runVerdict(p, err))
 		if err != nil {
 			if err = r.failure(ctx, BeforeRun, e.index, e.policy, err); err != nil {
@@ -86,7 +86,7 @@ func (r *Run) beforeRun(ctx context.Context, start RunStart) error {
 					outcome = Interrupted
 				}
 				r.ended.Store(true)
-				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, e.index+1)
+				r.afterRun(ctx, RunEnd{RunID: r.id, Outcome: outcome, Reason: err.Error(), Err: err}, stoppedBy(e.index))
 				return err
 			}
 			continue
@@ -157,21 +157,21 @@ func (r *Run) End(ctx context.Context, end RunEnd) {
 			end.Reason = string(end.Outcome)
 		}
 	}
-	r.afterRun(ctx, end, 0)
+	r.afterRun(ctx, end, stopMark{})
 }
 
-// afterRun runs the AfterRun hooks of the hooks entered (see wasEntered),
+// afterRun runs the AfterRun hooks of the hooks entered (see stopMark),
 // detached from ctx's cancellation.
-func (r *Run) afterRun(ctx context.Context, end RunEnd, entered int) {
+func (r *Run) afterRun(ctx context.Context, end RunEnd, stop stopMark) {
 	ctx = context.WithoutCancel(ctx)
-	c := r.context(ctx, AfterRun)
+	c := r.pointContext(ctx, AfterRun, len(r.chain.afterRun))
 	defer r.release(c)
 	t0, _ := r.traceStart()
-	for _, e := range r.chain.afterRun {
-		if !wasEntered(e.index, entered) {
+	for slot, e := range r.chain.afterRun {
+		if !stop.entered(e.index) {
 			continue
 		}
-		err := callAfterRun(e.h, c.forHook(e.index), end)
+		err := callAfterRun(e.h, c.forHook(slot, e.index), end)
 		t0 = r.traced(t0, c, AfterRun, e.index, Report, runVerdict(nil, err))
 		if err != nil {
 			r.chain.diagnose(Diagnostic{Hook: r.chain.names[e.index], Point: AfterRun, Err: err})
@@ -203,31 +203,64 @@ func interrupted(p Point, hook string, cause error) error {
 	return fmt.Errorf("hooks: %s interrupted in hook %q: %w", p, hook, cause)
 }
 
-// pointCall is the Context of one point call with the life it shares with
-// every Context made from it, in one allocation.
-type pointCall struct {
-	c    Context
-	life callLife
-}
+// A point call's Context, the life it shares with every Context made from
+// it, and the Contexts of the hooks it may enter, in one allocation when
+// the point has at most two hooks (the common case), two past that.
+type (
+	pointCall struct {
+		c    Context
+		life callLife
+	}
+	pointCall1 struct {
+		pointCall
+		slots [1]Context
+	}
+	pointCall2 struct {
+		pointCall
+		slots [2]Context
+	}
+)
 
-// context makes the Context of one point call at p, from the run's
+// context is pointContext for a call that enters no hook.
+func (r *Run) context(ctx context.Context, p Point) *Context { return r.pointContext(ctx, p, 0) }
+
+// pointContext makes the Context of one point call at p, from the run's
 // template, so that a hook writing a field of its Context changes nothing
-// beyond its own call. It is never recycled (see Context): nothing handed
-// to user code may change under it. Safety costs one allocation per point
-// call that reaches a hook, a tool or a model, and one per hook entered
-// (forHook); a point without hooks allocates nothing.
-func (r *Run) context(ctx context.Context, p Point) *Context {
-	k := &pointCall{c: r.template}
+// beyond its own call, with room for the Contexts of the point's hooks
+// (forHook). It is never recycled (see Context): nothing handed to user
+// code may change under it. Safety costs one allocation per point call that
+// reaches a hook, a tool or a model (two past two hooks); a point without
+// hooks allocates nothing.
+func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
+	var k *pointCall
+	switch hooks {
+	case 0:
+		k = &pointCall{}
+	case 1:
+		k1 := &pointCall1{}
+		k = &k1.pointCall
+		k.life.slots = k1.slots[:]
+	case 2:
+		k2 := &pointCall2{}
+		k = &k2.pointCall
+		k.life.slots = k2.slots[:]
+	default:
+		k = &pointCall{}
+		k.life.slots = make([]Context, hooks)
+	}
+	k.c = r.template
 	k.c.Context, k.c.point, k.c.life = ctx, p, &k.life
 	return &k.c
 }
 
-// forHook returns the Context the hook at list index i gets: its own, so
-// that a hook that keeps it never sees another hook's name or state.
-func (c *Context) forHook(i int) *Context {
-	d := new(Context)
+// forHook returns the Context the hook in the point's slot (its place in
+// the point's list) gets: its own, made from c as it is now, so that a
+// hook that keeps it never sees another hook's name or state, nor a
+// change made after it returned.
+func (c *Context) forHook(slot, index int) *Context {
+	d := &c.life.slots[slot]
 	*d = *c
-	d.hook = i
+	d.hook = index
 	return d
 }
 

@@ -5,6 +5,20 @@ import (
 	"reflect"
 )
 
+// ToolCall is a call the model asked for.
+type ToolCall struct {
+	ID        string         `json:"id"`
+	Name      string         `json:"name"`
+	Arguments map[string]any `json:"arguments"`
+}
+
+// ToolResult is what the model reads back from a tool call.
+type ToolResult struct {
+	Text    string `json:"text"`
+	IsError bool   `json:"isError"`
+	Value   any    `json:"value,omitempty"`
+}
+
 // Number returns the argument key as a float64, and whether it holds a
 // number.
 //

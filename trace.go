@@ -37,7 +37,8 @@ type TraceEvent struct {
 // String says what the hook decided, the way a person reads it: the
 // decision, the fields it changed, and the reason or the error with its
 // policy ("refused: no force-push", "changed arguments",
-// "error: boom (policy failRun)"). It leaves out who and where: callers
+// "error: boom (policy FailRun)", "refused: Tool call blocked: boom
+// (failed under policy Block: boom)"). It leaves out who and where: callers
 // put e.Hook and e.Point where their output needs them.
 func (e TraceEvent) String() string {
 	var b strings.Builder
@@ -48,7 +49,10 @@ func (e TraceEvent) String() string {
 	if e.Reason != "" {
 		b.WriteString(": " + e.Reason)
 	}
-	if e.Err != nil {
+	switch {
+	case e.Err != nil && e.Decision == DecisionRefused: // a failure that refused: the reason already says so
+		fmt.Fprintf(&b, " (failed under policy %s: %v)", e.Policy, e.Err)
+	case e.Err != nil:
 		fmt.Fprintf(&b, ": %v (policy %s)", e.Err, e.Policy)
 	}
 	return b.String()

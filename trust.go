@@ -48,11 +48,11 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 		return req.Decision, interrupted(BeforeTrustDecision, "", err)
 	}
 	r := c.newRun(host, "", "")
-	cx := r.context(ctx, BeforeTrustDecision)
+	cx := r.pointContext(ctx, BeforeTrustDecision, len(c.trustDeciders)+len(c.trustRecommenders))
 	defer r.release(cx)
 	decision := req.Decision
-	for _, e := range c.trustDeciders {
-		deny, err := callDecideTrust(e.h, cx.forHook(e.index), req)
+	for slot, e := range c.trustDeciders {
+		deny, err := callDecideTrust(e.h, cx.forHook(slot, e.index), req)
 		if err != nil {
 			deny, err = r.trustFailure(ctx, e.index, e.policy, err)
 		}
@@ -60,8 +60,8 @@ func (c *Chain) DecideTrust(ctx context.Context, host Host, req TrustRequest) (T
 			return untrustedUnless(err, decision), err
 		}
 	}
-	for _, e := range c.trustRecommenders {
-		p, err := callTrust(e.h, cx.forHook(e.index), req)
+	for i, e := range c.trustRecommenders {
+		p, err := callTrust(e.h, cx.forHook(len(c.trustDeciders)+i, e.index), req)
 		if err != nil {
 			deny, err := r.trustFailure(ctx, e.index, e.policy, err)
 			if err != nil || deny {

@@ -2,19 +2,23 @@ package hooks
 
 import "time"
 
-// Every point call walks its hooks the same way: ask each hook in turn,
-// act on its answer, report the answer to the trace, stop when a hook ended
-// the walk. This file is that walk; what differs between points (how a
+// The four points whose hooks return patches (before and after each model
+// and tool call) walk their hooks the same way: ask each hook in turn, act
+// on its answer, report the answer to the trace, stop when a hook ended the
+// walk. This file is that walk; what differs between those points (how a
 // hook is asked, what its patch does) is a small type per point in
-// steps_model.go and steps_tool.go.
+// modelpoints.go and toolpoints.go. BeforeRun and AfterRun (run.go), trust
+// (trust.go) and wraps (wrap.go) have loops of their own: their hooks do
+// not return these patches.
 
-// A point is one point call's walk over its hooks (H) and their patches
-// (P). Its functions are the methods of a small type per point that holds
-// the payload as the hooks have left it so far. They are func values, not
-// an interface the walk is generic over: the compiler can then see that
-// nothing escapes, and a call allocates nothing.
-type point[H, P any] struct {
-	// next is the hot loop: it asks the hooks from index i on and returns
+// walkRules are the rules of one point's walk over its hooks (H) and their
+// patches (P): how to ask, what a patch does, how a refusal is recorded.
+// Its functions are the methods of a small type per point that holds the
+// payload as the hooks have left it so far. They are func values, not an
+// interface the walk is generic over: the compiler can then see that
+// nothing escapes.
+type walkRules[H, P any] struct {
+	// ask is the hot loop: it asks the hooks from index i on and returns
 	// at the first that has an opinion (a patch) or an error, with its
 	// index (len(hs) when none had); when tracing, every hook returns, to
 	// be traced. Each point writes its own, a few lines long, because a
@@ -23,14 +27,14 @@ type point[H, P any] struct {
 	// times slower (BenchmarkChain). It recovers a panic as that hook's
 	// error: one deferred recover per batch, not per hook, keeps a chain of
 	// hooks without opinion close to direct calls.
-	next func(c *Context, i int, tracing bool) opinion[P]
+	ask func(c *Context, i int, tracing bool) opinion[P]
 	// apply acts on a hook's non-nil patch, and returns what the hook
 	// decided: each decision rule lives in one apply, and the trace only
 	// reports what it returns.
 	apply func(p *P, index int) verdict
-	// refuse refuses the call for the hook at index (only a tool call can
-	// be refused: other points ignore it).
-	refuse func(index int, reason string) verdict
+	// refused records a refusal (decided by refusal) of the hook at index
+	// on the call; nil at the points whose calls cannot be refused.
+	refused func(v verdict, index int) verdict
 }
 
 // verdict is what one hook's answer did, as the trace reports it.
@@ -55,18 +59,21 @@ type opinion[P any] struct {
 }
 
 // walk acts on the answers of the hooks hs of point at, in their order,
-// on s, from first: the answer of the point's first call of s.next, which
+// on s, from first: the answer of the point's first call of s.ask, which
 // the point makes itself, so that a call whose hooks have no opinion
 // returns without entering the walk (the common case, kept as cheap as
 // calling the hooks). It returns the error the Run method must return (a
 // cancellation, or a *HookError under FailRun).
-func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], first opinion[P], t0 time.Time, tracing bool) error {
-	for a := first; a.at < len(hs); a = s.next(c, a.at+1, tracing) {
+func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s walkRules[H, P], first opinion[P], t0 time.Time, tracing bool) error {
+	for a := first; a.at < len(hs); a = s.ask(c, a.at+1, tracing) {
 		e := hs[a.at]
 		v := noOpinion
 		switch {
 		case a.err != nil:
-			v = judge(s.refuse, at, e.index, e.policy, a.err)
+			v = judge(r.chain.names, at, e.index, e.policy, a.err)
+			if v.decision == DecisionRefused {
+				v = s.refused(v, e.index)
+			}
 		case a.p != nil:
 			v = s.apply(a.p, e.index)
 		}
@@ -89,26 +96,31 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s point[H, P], 
 	return nil
 }
 
-// judge turns a hook's error into its verdict. In BeforeToolExecute, a
-// *ToolError refuses the call with its message, and a failure under policy
-// Block (or marked FailClosed) refuses it with "Tool call blocked: …",
-// keeping the error for the trace and the diagnostic. Any other error is
-// the hook's failure, which its policy handles.
-func judge(refuse func(int, string) verdict, at Point, index int, policy Policy, err error) verdict {
-	if at == BeforeToolExecute {
-		if msg, ok := toolRefusal(err); ok {
-			return refuse(index, msg)
-		}
-		if policy == Block || failsClosed(err) {
-			v := refuse(index, blockedReason(err))
-			v.err = err
-			return v
-		}
+// judge turns a hook's error into its verdict: a refusal when refusal
+// says so (a tool call's *ToolError, or a failure under Block), else the
+// hook's failure, which its policy handles.
+func judge(names []string, at Point, index int, policy Policy, err error) verdict {
+	if v, ok := refusal(names, at, index, policy, nil, err); ok {
+		return v
 	}
 	return verdict{decision: DecisionErrored, err: err}
 }
 
-// wasEntered says whether the hook at list index was entered by the
-// matching before-point; entered is the list index + 1 of the hook that
-// answered, ended or refused there, or 0 when every hook was entered.
-func wasEntered(index, entered int) bool { return entered == 0 || index < entered }
+// stopMark records which hook stopped a before-point's walk (answered,
+// refused, ended the run, or failed it in BeforeRun), so that the
+// after-point unwinds only the hooks entered: those before it in the list,
+// and itself. Its zero value means none stopped the walk: every hook was
+// entered, which is also what a zero step says (a host with only an
+// after-callback).
+type stopMark struct {
+	after int // list index + 1 of the hook that stopped the walk; 0: none did
+}
+
+// stoppedBy marks the hook at list index as the one that stopped the walk.
+func stoppedBy(index int) stopMark { return stopMark{after: index + 1} }
+
+// none reports whether no hook stopped the walk.
+func (m stopMark) none() bool { return m.after == 0 }
+
+// entered reports whether the hook at list index was entered.
+func (m stopMark) entered(index int) bool { return m.after == 0 || index < m.after }

@@ -9,15 +9,6 @@ import (
 	"sync/atomic"
 )
 
-// The points of wrap hooks. They are not in Points(): they wrap the call
-// between BeforeToolExecute and AfterToolExecute (and between
-// BeforeModelRequest and AfterModelResponse) rather than mark a point of
-// the loop. A TraceEvent, Diagnostic or HookError of a wrap hook names them.
-const (
-	WrapToolCall  Point = "wrapToolCall"
-	WrapModelCall Point = "wrapModelCall"
-)
-
 // WrapToolHook wraps the tool call itself, with next the rest of it: to
 // retry a flaky tool, time it, put a span, a timeout or a circuit breaker
 // around it. Wraps sit innermost, as LangChain's wrap_tool_call does: every
@@ -35,9 +26,12 @@ const (
 // c.WithContext(ctx). An error a wrap returns is the call's error, as a
 // tool's is: outer wraps see it (and may retry), then Run.CallTool returns
 // it and no after-hook runs. A panic is the hook's failure under its
-// policy: under FailRun the call fails with a *HookError; otherwise the
-// layer is skipped (a Diagnostic), keeping the result of its last call of
-// next if it made one. Wraps run only when the host lets the library run
+// policy: under FailRun the call fails with a *HookError; under Block the
+// call is refused (the model reads "Tool call blocked: …", a Diagnostic
+// carries the panic), even if the tool ran; under Report the layer is
+// skipped (a Diagnostic), keeping the result of its last call of next if
+// it made one. A next the wrap kept and calls after it returned runs
+// nothing and returns an error. Wraps run only when the host lets the library run
 // the tool: Run.CallTool, or Run.ExecuteTool between the split methods.
 type WrapToolHook interface {
 	Hook
@@ -69,12 +63,12 @@ func (c *Context) WithContext(ctx context.Context) *Context {
 // between the split methods without it skips the wraps, and the chain
 // says so once per run, as a Diagnostic.
 func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
-	if step.Result != nil {
-		return *step.Result, nil
+	if res, ok := step.answer(); ok {
+		return res, nil
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
-		c := r.context(ctx, WrapToolCall)
+		c := r.pointContext(ctx, WrapToolCall, 0)
 		defer r.release(c)
 		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		return tool(c, step.Call)
@@ -107,7 +101,7 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 	}
 	ws := r.chain.wrapModel
 	if len(ws) == 0 {
-		c := r.context(ctx, WrapModelCall)
+		c := r.pointContext(ctx, WrapModelCall, 0)
 		defer r.release(c)
 		return model(c, step.Request)
 	}
@@ -138,7 +132,7 @@ type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
 // run runs layer i (the call itself past the last wrap) on x.
 func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	r := l.r
-	c := r.context(ctx, l.at)
+	c := r.pointContext(ctx, l.at, min(len(l.ws)-i, 1))
 	defer r.release(c)
 	if l.step != nil {
 		// The layer's call may be an outer wrap's: Rewritten compares it
@@ -150,14 +144,19 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return l.call(c, x)
 	}
 	e := l.ws[i]
-	c = c.forHook(e.index)
+	c = c.forHook(0, e.index)
 	var last struct { // what the layer's last call of next gave it
 		sync.Mutex // a wrap may call next from several goroutines (a hedged request)
 		called     bool
 		res        R
 		err        error
 	}
+	var returned atomic.Bool // the wrap has returned: a next it kept runs nothing
 	next := F(func(inner *Context, x X) (R, error) {
+		if returned.Load() {
+			var zero R
+			return zero, fmt.Errorf("hooks: %s: wrap hook %q called next after it returned: nothing ran", l.at, r.chain.names[e.index])
+		}
 		cx := ctx
 		if inner != nil && inner.Context != nil {
 			cx = inner.Context // the wrap gave the rest of the call another context
@@ -170,29 +169,37 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	})
 	t0, tracing := r.traceStart()
 	res, err, panicked := callWrap(l.wrap, e.h, c, x, next)
+	returned.Store(true)
 	last.Lock() // the wrap has returned: only a goroutine it left behind could still call next
 	called, lastRes, lastErr := last.called, last.res, last.err
 	last.Unlock()
+	v := noOpinion
+	switch {
+	case panicked != nil:
+		v = judge(r.chain.names, l.at, e.index, e.policy, panicked)
+	case !called:
+		v = verdict{decision: DecisionAnswered}
+	}
 	if tracing {
-		v := noOpinion
-		switch {
-		case panicked != nil:
-			v = verdict{decision: DecisionErrored, err: panicked}
-		case !called:
-			v = verdict{decision: DecisionAnswered}
-		}
 		r.traced(t0, c, l.at, e.index, e.policy, v)
 	}
 	if panicked == nil {
 		return res, err // a returned error is the call's, as a tool's is
 	}
-	if err := r.failure(ctx, l.at, e.index, e.policy, panicked); err != nil {
+	policy := e.policy
+	if v.decision == DecisionRefused {
+		policy = Block // a failure that refused: reported, never the run's failure
+	}
+	if err := r.failure(ctx, l.at, e.index, policy, panicked); err != nil {
 		return res, err
+	}
+	if v.decision == DecisionRefused { // a guard that fails refuses, as a before-hook under Block does
+		return any(ToolResult{Text: v.reason, IsError: true}).(R), nil
 	}
 	if called { // the layer failed after its call: keep what the call gave it
 		return lastRes, lastErr
 	}
-	return next(c, x) // the layer failed before its call: skip it
+	return l.run(ctx, i+1, x) // the layer failed before its call: skip it
 }
 
 // callWrap runs one wrap; panicked is its panic, as a *PanicError.

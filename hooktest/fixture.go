@@ -1,17 +1,18 @@
 package hooktest
 
 import (
-	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
 	"path/filepath"
+	"reflect"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/strictjson"
 )
 
 // Fixture is one call and the decision expected of the hooks, as a JSON
@@ -31,8 +32,13 @@ import (
 // (the reply the model gives); afterRun {end: {outcome, reason, output}}.
 // The host: confirm (Confirm's answers, in order), autoApprove, env,
 // workdir, session, and clock: an RFC 3339 time ("2026-12-05T09:00:00Z")
-// that the host's clock reads all through the fixture (Options.Clock), for
-// a policy that depends on the date or the hour.
+// that the host's clock reads all through the fixture (Host.System.Clock),
+// for a policy that depends on the date or the hour. The env is the whole
+// environment of the fixture's commands: without it, they get none.
+//
+// The file is read strictly: a key that no field has, in another case
+// ("Refused"), or given twice is an error naming it, with the valid keys
+// and the line.
 //
 // Every expectation is optional; only those present are checked. For tool
 // points: refused and reason; ran (the tool ran); arguments (what the tool
@@ -111,15 +117,23 @@ func LoadFixtures(dir string) ([]Fixture, error) {
 	return out, nil
 }
 
+// fixtureShape is what a fixture file may hold: the keys of Fixture's
+// types, exactly.
+var fixtureShape = strictjson.ShapeOf(reflect.TypeFor[Fixture]())
+
 func loadFixture(path string) (Fixture, error) {
 	var f Fixture
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return f, err
 	}
-	dec := json.NewDecoder(bytes.NewReader(data))
-	dec.DisallowUnknownFields() // a misspelt expectation must not pass silently
-	if err := dec.Decode(&f); err != nil {
+	// A misspelt expectation must not pass silently: encoding/json (even
+	// with DisallowUnknownFields) takes "Refused" for "refused" and keeps
+	// the last of a repeated key, so the keys are checked first, exactly.
+	if err := strictjson.Check(data, fixtureShape); err != nil {
+		return f, err
+	}
+	if err := json.Unmarshal(data, &f); err != nil {
 		return f, err
 	}
 	if _, err := f.options(); err != nil { // a bad clock is the file's fault: say so now
@@ -150,17 +164,23 @@ func (f Fixture) label() string {
 	return "unnamed fixture"
 }
 
-// options are the harness's Options for f's host.
+// options are the harness's Options for f's host. A fixture describes
+// the whole host: without "env" the commands get an empty environment,
+// not the process's (the file, not the machine, says what a hook sees).
 func (f Fixture) options() (Options, error) {
-	o := Options{Workdir: f.Host.Workdir, Session: f.Host.Session, Env: f.Host.Env,
-		Answers: f.Host.Confirm, AutoApprove: f.Host.AutoApprove}
+	env := f.Host.Env
+	if env == nil {
+		env = map[string]string{}
+	}
+	o := Options{Host: hooks.Host{Workdir: f.Host.Workdir, Session: hooks.Session{ID: f.Host.Session}, Env: env,
+		AutoApprove: f.Host.AutoApprove}, Answers: f.Host.Confirm}
 	if f.Host.Clock != "" {
 		// RFC3339 also reads fractional seconds, when parsing.
 		at, err := time.Parse(time.RFC3339, f.Host.Clock)
 		if err != nil {
 			return o, fmt.Errorf("host.clock %q is not an RFC 3339 time, like \"2026-12-03T09:00:00Z\"", f.Host.Clock)
 		}
-		o.Clock = func() time.Time { return at }
+		o.Host.System.Clock = func() time.Time { return at }
 	}
 	return o, nil
 }

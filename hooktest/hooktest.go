@@ -35,7 +35,7 @@
 // float64(600), and ToolOutcome.Call holds the arguments as sent. A value
 // JSON cannot carry (a func, a channel, NaN) fails the test (or, outside a
 // test, is the outcome's Err), naming the argument, and no hook runs.
-// Options.Config and a ToolResult's Value are not converted: in production
+// Options.Host.Config and a ToolResult's Value are not converted: in production
 // they are the host's and its tools' own Go values, and the test plays the
 // host.
 package hooktest
@@ -44,25 +44,25 @@ import (
 	"context"
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/rienda/hooks"
 )
 
-// Options shape the Host of a harness. The zero Options give an empty
-// environment (tests are hermetic), no workdir, and a Confirm that answers
-// no.
+// Options shape the run of a harness.
 type Options struct {
-	Workdir     string
-	Session     string
-	Env         map[string]string // nil: empty
-	Config      map[string]any    // given to the hooks as it is, as a host gives its own
-	Agent       *hooks.Agent
-	Answers     []bool // Confirm's answers, in order; after them, AutoApprove
-	AutoApprove bool
-	Input       string           // RunStart.Input
-	Clock       func() time.Time // nil: time.Now
-	Chain       []hooks.Option   // more chain options (WithTrace and WithDiagnostics are the harness's)
+	// Host is the run's Host, as the program under test would give it:
+	// each field means what it means in hooks.Host. In particular Env nil
+	// is the process environment, as in production; a hermetic test gives
+	// map[string]string{} (no variables) or the few it needs. The harness
+	// records Confirm, Notify and Log (Harness.Prompts, Notices, Logs),
+	// then calls Host's own when it has them.
+	Host hooks.Host
+
+	// Answers are Confirm's first answers, in order; after them, Confirm
+	// is Host.Confirm's, or, without one, Host.AutoApprove.
+	Answers []bool
+	Input   string         // RunStart.Input
+	Chain   []hooks.Option // more chain options (WithTrace and WithDiagnostics are the harness's)
 }
 
 // Harness is a started run of hooks under a recording Host.
@@ -96,25 +96,14 @@ func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 // Start starts a harness outside a test (a tool for hook authors, say):
 // New and NewWith without the testing.TB. End it with End.
 func Start(o Options, hs ...hooks.Hook) (*Harness, error) {
-	rec := &recorder{answers: append([]bool(nil), o.Answers...)}
+	rec := &recorder{answers: append([]bool(nil), o.Answers...), host: o.Host}
 	opts := append([]hooks.Option{hooks.WithTrace(rec.trace), hooks.WithDiagnostics(rec.diagnose)}, o.Chain...)
 	chain, err := hooks.NewChain(hs, opts...)
 	if err != nil {
 		return nil, err
 	}
-	env := o.Env
-	if env == nil {
-		env = map[string]string{}
-	}
-	host := hooks.Host{
-		Workdir: o.Workdir, Session: hooks.Session{ID: o.Session}, Agent: o.Agent, Config: o.Config, Env: env,
-		System:      hooks.System{Clock: o.Clock},
-		Confirm:     rec.confirm,
-		AutoApprove: o.AutoApprove,
-		Notify:      rec.notify,
-		Log:         rec.log,
-	}
-	rec.auto = o.AutoApprove
+	host := o.Host
+	host.Confirm, host.Notify, host.Log = rec.confirm, rec.notify, rec.log
 	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "hooktest", Input: o.Input})
 	if err != nil {
 		return nil, fmt.Errorf("the run did not start: %w", err)

@@ -13,7 +13,7 @@ import (
 type recorder struct {
 	mu      sync.Mutex
 	answers []bool
-	auto    bool
+	host    hooks.Host // the test's own: its Confirm, Notify and Log are called after recording
 	diags   []hooks.Diagnostic
 	logs    []string
 	notices []hooks.Notice
@@ -37,26 +37,36 @@ func (r *recorder) get() recording {
 
 func (r *recorder) confirm(ctx context.Context, p hooks.Prompt) (bool, error) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.prompts = append(r.prompts, p)
-	if len(r.answers) == 0 {
-		return r.auto, nil
+	if len(r.answers) > 0 {
+		answer := r.answers[0]
+		r.answers = r.answers[1:]
+		r.mu.Unlock()
+		return answer, nil
 	}
-	answer := r.answers[0]
-	r.answers = r.answers[1:]
-	return answer, nil
+	r.mu.Unlock()
+	if r.host.Confirm != nil {
+		return r.host.Confirm(ctx, p) // unlocked: it may wait for a person
+	}
+	return r.host.AutoApprove, nil
 }
 
 func (r *recorder) notify(hook string, n hooks.Notice) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.notices = append(r.notices, n)
+	r.mu.Unlock()
+	if r.host.Notify != nil {
+		r.host.Notify(hook, n)
+	}
 }
 
 func (r *recorder) log(hook, line string) {
 	r.mu.Lock()
-	defer r.mu.Unlock()
 	r.logs = append(r.logs, hook+": "+line)
+	r.mu.Unlock()
+	if r.host.Log != nil {
+		r.host.Log(hook, line)
+	}
 }
 
 func (r *recorder) diagnose(d hooks.Diagnostic) {

@@ -40,10 +40,30 @@
 //     Continue's text, and calls the model again.
 //   - A Respond (a hook's cached answer) is used as the model's reply; its
 //     tool calls run as the model's would, with input encoded from the
-//     hooks' map.
+//     hooks' map; a call without an ID gets a unique one, so that its
+//     result answers it alone.
 //   - Input reaches a Tool as the model's JSON unless a hook rewrote the
 //     arguments (hooks.ToolStep.Rewritten): 9007199254740993 stays
 //     9007199254740993.
+//   - Arguments hooks.ParseArguments refuses (a key twice, keys that
+//     differ only in case, text that is not an object) never reach a
+//     tool: unless a hook replaced them, the model reads an error result
+//     naming the key. A tool reads the model's text only when it decodes
+//     to exactly what the hooks saw and left.
+//
+// # Tools
+//
+// Loop.Tools get the arguments; Loop.Handlers (a Handler per name) also
+// get the call's ID and its *hooks.Context (RunID, OriginalCall,
+// Rewritten). Every tool params offers must have one or the other: Run
+// fails naming the one missing before calling the model. Loop.Parallel
+// runs up to that many tool calls of one reply at once; the results are
+// sent in the reply's order.
+//
+// A hook that adds to System leaves the original system blocks as they
+// were and sends its text as a block of its own, so that prompt caching
+// keyed on the original keeps hitting. Loop.OneSystemBlock sends one
+// instead, for servers that take a single system block.
 //
 // # What is lossy
 //
@@ -57,6 +77,8 @@
 //   - The model reads a result's Text, or the JSON of its Value when Text
 //     is empty; Value is not sent beside a Text.
 //   - Hooks do not see thinking, server tool blocks (web search, code
-//     execution), images or documents; they stay in the messages. The
-//     loop does not resume a pause_turn reply: it is a final reply.
+//     execution), images or documents; they stay in the messages. A
+//     pause_turn reply (a long server tool turn) is sent back as it is
+//     and the model called again, as the API asks: the hooks see each
+//     part as a reply of its own.
 package anthropic

@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // Messages is what the loop calls the model with: *anthropic.MessageService
@@ -43,7 +42,38 @@ type Loop struct {
 	Tools    map[string]Tool        // by tool name
 	MaxTurns int                    // model calls per Run; 0: DefaultMaxTurns
 	Options  []option.RequestOption // passed to every Messages.New call
+
+	// Handlers are tools, by name, that get their call: its ID and the
+	// hooks' context (a name may be in Tools or Handlers, not both).
+	Handlers map[string]Handler
+	// Parallel is how many tool calls of one reply run at once; 0 or 1:
+	// one after another. Their tool_result blocks are sent in the reply's
+	// order whatever order they finish in.
+	Parallel int
+	// OneSystemBlock sends the system prompt as one text block even when
+	// a hook added text to it. By default the original blocks are kept
+	// byte for byte (their cache_control breakpoints keep hitting) and
+	// the hook's text goes in a block of its own.
+	OneSystemBlock bool
 }
+
+// Call is one tool call as a Handler gets it.
+type Call struct {
+	// ID is the model's tool_use ID (or the one the loop made for a call
+	// a hook's canned answer made without one): the tool_result block
+	// answering it carries it.
+	ID   string
+	Name string
+	// Arguments are as Tool's arguments are: the model's input unless a
+	// hook rewrote it. Input hooks.ParseArguments refuses never arrives:
+	// the model reads the refusal instead.
+	Arguments json.RawMessage
+}
+
+// Handler runs one tool call. c is the call's hooks context (a
+// context.Context carrying the run: c.RunID, c.OriginalCall, c.Rewritten,
+// c.Log); an error is read as Tool's is.
+type Handler func(c *hooks.Context, call Call) (hooks.ToolResult, error)
 
 // Result is where a loop stopped.
 type Result struct {
@@ -68,10 +98,17 @@ type Result struct {
 // FailRun), the model's, the context's, or ErrMaxTurns. The Result is
 // filled as far as the loop went, also on an error.
 //
+// A reply that stopped with pause_turn (a long server tool turn) is sent
+// back as it is and the model called again, as the API asks; it counts as
+// a turn. Every custom tool params offers must be in Tools or Handlers:
+// Run fails naming the one that is not, before any model call. A tool
+// call of a hook's canned answer (Respond) without an ID gets a unique
+// one.
+//
 // Run neither starts nor ends run: the caller does, and passes the
 // outcome to run.End (RunEnd{Output: res.Output, Err: err}), so that the
 // AfterRun hooks run exactly once. Tool calls of one reply run one after
-// another, in the reply's order.
+// another, in the reply's order, unless Parallel allows more at once.
 func (l *Loop) Run(ctx context.Context, run *hooks.Run, params sdk.MessageNewParams) (Result, error) {
 	if l.Messages == nil {
 		return Result{}, errors.New("anthropic: Loop.Messages is nil")
@@ -79,87 +116,66 @@ func (l *Loop) Run(ctx context.Context, run *hooks.Run, params sdk.MessageNewPar
 	if run == nil {
 		return Result{}, errors.New("anthropic: Loop.Run needs a run (hooks.Chain.Start)")
 	}
-	ctx = hooks.NewContext(ctx, run)
+	if err := l.check(params); err != nil {
+		return Result{}, err
+	}
 	limit := l.MaxTurns
 	if limit <= 0 {
 		limit = DefaultMaxTurns
 	}
-	res := Result{Messages: slices.Clone(params.Messages)}
-	for res.Turns < limit {
-		params.Messages = res.Messages
-		reply, answer, err := l.callModel(ctx, run, params)
-		res.Turns++
-		if err != nil {
-			return res, err
-		}
-		if reply.End != nil {
-			res.Output, res.Ended = reply.End.Output, true
-			return res, nil
-		}
-		msg, err := AssistantMessage(answer, reply.Response)
-		if err != nil {
-			return res, err
-		}
-		res.Messages = append(res.Messages, msg)
-		res.Output = reply.Response.Text
-		if len(reply.Response.ToolCalls) == 0 {
-			if reply.Continue == "" {
-				return res, nil
-			}
-			res.Messages = append(res.Messages, sdk.NewUserMessage(sdk.NewTextBlock(reply.Continue)))
-			continue
-		}
-		if res.Messages, err = l.callTools(ctx, run, answer, reply.Response.ToolCalls, res.Messages); err != nil {
-			return res, err
-		}
-	}
-	return res, ErrMaxTurns
+	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "toolu_hooks_"}
+	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
+	return Result(r), err
 }
 
-// callModel makes one model call through the hooks. msg is nil when a hook
-// answered or ended the run.
-func (l *Loop) callModel(ctx context.Context, run *hooks.Run, params sdk.MessageNewParams) (hooks.ModelReply, *sdk.Message, error) {
-	var msg *sdk.Message
-	reply, err := run.CallModel(ctx, Request(params), func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
-		sent, err := Params(params, req)
-		if err != nil {
-			return hooks.ModelResponse{}, err
+// check says which custom tool params offers that the loop has no
+// function for (server tools run at the API), or which name is both a
+// Tool and a Handler.
+func (l *Loop) check(params sdk.MessageNewParams) error {
+	offered := make([]string, 0, len(params.Tools))
+	for _, t := range params.Tools {
+		if t.OfTool != nil {
+			offered = append(offered, t.OfTool.Name)
 		}
-		// c.Context, never c: the SDK may keep its context past this call.
-		if msg, err = l.Messages.New(c.Context, sent, l.Options...); err != nil {
-			return hooks.ModelResponse{}, err
-		}
-		return Response(msg)
-	})
-	return reply, msg, err
+	}
+	return adapt.CheckTools("anthropic", l.Tools, l.Handlers, offered)
 }
 
-// callTools runs a reply's tool calls through the hooks and appends one
-// user message with their tool_result blocks to msgs.
-func (l *Loop) callTools(ctx context.Context, run *hooks.Run, msg *sdk.Message,
-	calls []hooks.ToolCall, msgs []sdk.MessageParam) ([]sdk.MessageParam, error) {
-	results := make([]sdk.ContentBlockParamUnion, 0, len(calls))
-	for _, call := range calls {
-		raw, haveRaw := modelInput(msg, call.ID)
-		res, err := run.CallTool(ctx, call, l.toolFunc(raw, haveRaw))
-		if err != nil {
-			return msgs, err
-		}
-		block, err := ToolResultBlock(call.ID, res)
-		if err != nil {
-			return msgs, err
-		}
-		results = append(results, block)
-	}
-	return append(msgs, sdk.NewUserMessage(results...)), nil
+// provider is the Messages API as adapt.Run drives it.
+type provider struct{ l *Loop }
+
+func (provider) Messages(p sdk.MessageNewParams) []sdk.MessageParam { return p.Messages }
+
+func (provider) WithMessages(p sdk.MessageNewParams, msgs []sdk.MessageParam) sdk.MessageNewParams {
+	p.Messages = msgs
+	return p
 }
 
-// modelInput is the input JSON the model sent for the tool_use id, if the
-// model (not a hook) made it.
-func modelInput(msg *sdk.Message, id string) (json.RawMessage, bool) {
-	if msg == nil {
-		return nil, false
+func (provider) Request(p sdk.MessageNewParams) hooks.ModelRequest { return Request(p) }
+
+func (pr provider) Call(ctx context.Context, params sdk.MessageNewParams, req hooks.ModelRequest) (*sdk.Message, hooks.ModelResponse, error) {
+	sent, err := Params(params, req)
+	if err != nil {
+		return nil, hooks.ModelResponse{}, err
 	}
+	if pr.l.OneSystemBlock {
+		sent.System = oneSystemBlock(sent.System)
+	}
+	msg, err := pr.l.Messages.New(ctx, sent, pr.l.Options...)
+	if err != nil {
+		return nil, hooks.ModelResponse{}, err
+	}
+	resp, err := Response(msg)
+	return msg, resp, err
+}
+
+func (provider) Assistant(msg *sdk.Message, resp hooks.ModelResponse) (sdk.MessageParam, error) {
+	return AssistantMessage(msg, resp)
+}
+
+func (provider) User(text string) sdk.MessageParam { return sdk.NewUserMessage(sdk.NewTextBlock(text)) }
+
+func (provider) RawArguments(msg *sdk.Message, id string) ([]byte, bool) {
 	for _, b := range msg.Content {
 		if b.Type == "tool_use" && b.ID == id {
 			return b.Input, true
@@ -168,28 +184,28 @@ func modelInput(msg *sdk.Message, id string) (json.RawMessage, bool) {
 	return nil, false
 }
 
-// toolFunc runs the named tool with the model's input JSON, or with the
-// hooks' arguments when a hook rewrote them (or there is no model input).
-func (l *Loop) toolFunc(raw json.RawMessage, haveRaw bool) hooks.ToolFunc {
-	return func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-		tool, ok := l.Tools[call.Name]
-		if !ok {
-			return hooks.ToolResult{Text: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}, nil
-		}
-		args := raw
-		if c.Rewritten() || !haveRaw {
-			var err error
-			if args, err = EncodeArguments(call.Arguments); err != nil {
-				return hooks.ToolResult{Text: fmt.Sprintf("arguments of %q: %v", call.Name, err), IsError: true}, nil
-			}
-		}
-		res, err := tool(c.Context, args) // c.Context, never c: the tool may keep it
+func (provider) Paused(msg *sdk.Message) bool { return msg.StopReason == sdk.StopReasonPauseTurn }
+
+// ToolResults is one user message with the calls' tool_result blocks.
+func (provider) ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]sdk.MessageParam, error) {
+	blocks := make([]sdk.ContentBlockParamUnion, 0, len(calls))
+	for i, call := range calls {
+		block, err := ToolResultBlock(call.ID, results[i])
 		if err != nil {
-			if c.Context.Err() != nil {
-				return res, err
-			}
-			return hooks.ToolResult{Text: err.Error(), IsError: true}, nil
+			return nil, err
 		}
-		return res, nil
+		blocks = append(blocks, block)
 	}
+	return []sdk.MessageParam{sdk.NewUserMessage(blocks...)}, nil
+}
+
+// oneSystemBlock merges blocks into one text block saying their texts
+// joined, with the last block's cache_control (a breakpoint there caches
+// the whole prompt).
+func oneSystemBlock(blocks []sdk.TextBlockParam) []sdk.TextBlockParam {
+	if len(blocks) < 2 {
+		return blocks
+	}
+	one := sdk.TextBlockParam{Text: systemText(blocks), CacheControl: blocks[len(blocks)-1].CacheControl}
+	return []sdk.TextBlockParam{one}
 }

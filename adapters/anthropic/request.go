@@ -18,9 +18,12 @@ import (
 // tool_use blocks as ToolCalls; a system message is a "system" message.
 // Each keeps its blocks and the message they came from
 // (hooks.Message.WithRaw), so that Params sends a message whose parts no
-// hook changed as it was.
+// hook changed as it was. Model is params.Model; Tools are the tools
+// offered (a custom tool's input_schema as its Schema, a server tool by
+// name only).
 func Request(params sdk.MessageNewParams) hooks.ModelRequest {
-	req := hooks.ModelRequest{System: systemText(params.System), Messages: make([]hooks.Message, 0, len(params.Messages))}
+	req := hooks.ModelRequest{System: systemText(params.System), Messages: make([]hooks.Message, 0, len(params.Messages)),
+		Model: string(params.Model), Tools: toolSpecs(params.Tools)}
 	for i := range params.Messages {
 		req.Messages = append(req.Messages, split(&params.Messages[i])...)
 	}
@@ -38,6 +41,13 @@ func Request(params sdk.MessageNewParams) hooks.ModelRequest {
 // original blocks and adds one with the new text; any other change makes
 // one block (with the last original block's cache_control). base itself
 // is not modified.
+//
+// A Model set replaces base's. Tools the hooks left unchanged are base's
+// own; a hook's change is sent (a tool narrowed away is not offered; one
+// whose description or schema changed keeps its cache_control and strict
+// mode; a new one is a custom tool), and a tool choice naming a tool no
+// longer offered is dropped. Tools nil (a request built without them)
+// keeps base's.
 func Params(base sdk.MessageNewParams, req hooks.ModelRequest) (sdk.MessageNewParams, error) {
 	parts, err := hooks.RebuildMessages(req.Messages, buildPart)
 	if err != nil {
@@ -46,6 +56,9 @@ func Params(base sdk.MessageNewParams, req hooks.ModelRequest) (sdk.MessageNewPa
 	out := base
 	out.System = systemBlocks(base.System, req.System)
 	out.Messages = assemble(parts)
+	if err := withTools(&out, req); err != nil {
+		return base, fmt.Errorf("anthropic: %w", err)
+	}
 	return out, nil
 }
 

@@ -12,11 +12,14 @@ import (
 // Response converts the model's message into the response the hooks see:
 // its text blocks (joined) and its tool_use blocks, with input decoded by
 // hooks.ParseArguments. Thinking and server tool blocks are not shown.
+// Usage counts every input token in InputTokens (cache reads and writes
+// included, which the API counts apart); StopReason is the stop_reason in
+// the hooks' words (refusal: content_filter).
 func Response(msg *sdk.Message) (hooks.ModelResponse, error) {
 	if msg == nil {
 		return hooks.ModelResponse{}, errors.New("anthropic: no message")
 	}
-	var resp hooks.ModelResponse
+	resp := hooks.ModelResponse{Usage: usage(msg.Usage), StopReason: stopReason(msg.StopReason)}
 	for _, b := range msg.Content {
 		switch b.Type {
 		case "text":

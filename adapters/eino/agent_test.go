@@ -145,7 +145,7 @@ func TestAChatModelAgentRunsItsParallelToolCallsAndModelCallsThroughTheHooks(t *
 			defer cancel()
 			a := newAgentCase()
 			hctx, run := startRun(t, a.hooks()...)
-			ctx = hooks.NewContext(ctx, run)
+			ctx = hooks.ContextWithRun(ctx, run)
 			runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: a.agent(t, ctx), EnableStreaming: streaming})
 
 			final, toolMsgs, err := drain(t, runner.Run(ctx, []adk.Message{a.userMsg}))

@@ -3,7 +3,7 @@
 //
 // eino owns its loop and hands its components only a context, so the run
 // travels in the context: start a [hooks.Run], put it in the context with
-// [hooks.NewContext], give that context to the runner, and end the run when
+// [hooks.ContextWithRun], give that context to the runner, and end the run when
 // the agent's events are drained:
 //
 //	run, err := chain.Start(ctx, host, hooks.RunStart{Input: query})
@@ -20,7 +20,7 @@
 //	})
 //	// …
 //	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).
-//		Query(hooks.NewContext(ctx, run), query)
+//		Query(hooks.ContextWithRun(ctx, run), query)
 //	var runErr error
 //	for ev, ok := iter.Next(); ok; ev, ok = iter.Next() {
 //		if ev.Err != nil {
@@ -30,7 +30,7 @@
 //	run.End(ctx, hooks.RunEnd{Err: runErr})
 //
 // A tool or model call whose context carries no run fails with an error
-// matching [ErrNoRun]: a forgotten NewContext must not run tools unguarded.
+// matching [ErrNoRun]: a forgotten ContextWithRun must not run tools unguarded.
 //
 // # How the hooks' decisions map
 //
@@ -50,6 +50,16 @@
 //     unless a hook rewrote them (or answered), the tool does not run and
 //     the model reads the parse error as its result, so that no tool runs
 //     a call its guards could not see.
+//   - Model and Tools: the hooks see the model a call names
+//     (model.WithModel; "" when no option names it: the model's own
+//     configuration decides) and the tools offered (bound with WithTools,
+//     or given by model.WithTools), each with its JSON schema. A hook that
+//     changes them adds model.WithModel / model.WithTools to that call's
+//     options, after the caller's: a model that honours eino's common
+//     options (eino-ext's do) is called with the hook's choice. Unchanged,
+//     no option is added. Usage and StopReason come from the reply's
+//     ResponseMeta (OpenAI's finish reasons mapped: stop is end_turn,
+//     tool_calls tool_use, length max_tokens).
 //   - FailRun: a hook's error (or a tool's) is returned to eino, which stops
 //     the graph; the agent's last event carries it (errors.Is matches
 //     [hooks.ErrHookFailed]). Pass it to Run.End as RunEnd.Err.

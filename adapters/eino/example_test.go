@@ -48,7 +48,7 @@ func Example() {
 		panic(err)
 	}
 
-	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).Query(hooks.NewContext(ctx, run), "clean up")
+	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).Query(hooks.ContextWithRun(ctx, run), "clean up")
 	var runErr error
 	for ev, ok := iter.Next(); ok; ev, ok = iter.Next() {
 		if ev.Err != nil {

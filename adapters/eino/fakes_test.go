@@ -154,7 +154,7 @@ func startRun(t testing.TB, hs ...hooks.Hook) (context.Context, *hooks.Run) {
 	require.NoError(t, err)
 	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{Input: "test"})
 	require.NoError(t, err)
-	return hooks.NewContext(context.Background(), run), run
+	return hooks.ContextWithRun(context.Background(), run), run
 }
 
 // drain reads an agent's events to the end: the last assistant message,

@@ -1,8 +1,6 @@
 package eino
 
 import (
-	"crypto/rand"
-	"encoding/hex"
 	"encoding/json"
 	"fmt"
 	"reflect"
@@ -10,6 +8,7 @@ import (
 
 	"github.com/cloudwego/eino/schema"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // toRequest turns eino's input into the hooks' request: a leading system
@@ -160,11 +159,7 @@ func encodeArguments(args map[string]any) (string, error) {
 
 // newCallID names a tool call a hook made without an ID: eino matches tool
 // results to calls by ID.
-func newCallID() string {
-	var b [8]byte
-	_, _ = rand.Read(b[:]) // crypto/rand.Read never fails
-	return "call_hooks_" + hex.EncodeToString(b[:])
-}
+func newCallID() string { return adapt.NewCallID("call_hooks_") }
 
 // messageText is the text of m the hooks see: Content and every text part,
 // joined by newlines.

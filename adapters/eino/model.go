@@ -14,9 +14,9 @@ import (
 )
 
 // ErrNoRun is the error of a tool or model call whose context carries no
-// hooks.Run: hooks.NewContext was not given to the runner. The call fails
+// hooks.Run: hooks.ContextWithRun was not given to the runner. The call fails
 // rather than run without the hooks that guard it.
-var ErrNoRun = errors.New("hooks/eino: no hooks.Run in the context: pass hooks.NewContext(ctx, run) to the runner")
+var ErrNoRun = errors.New("hooks/eino: no hooks.Run in the context: pass hooks.ContextWithRun(ctx, run) to the runner")
 
 // maxContinues bounds the Continue round trips of one model call, as
 // eino's ChatModelAgent bounds its iterations by default.
@@ -34,6 +34,7 @@ const maxContinues = 20
 type ChatModel struct {
 	inner model.ToolCallingChatModel
 	quiet *callbacks.RunInfo // non-nil: inner reports itself; call it with only the global handlers
+	tools []*schema.ToolInfo // bound with WithTools: the tools offered unless an option says others
 }
 
 var _ model.ToolCallingChatModel = (*ChatModel)(nil)
@@ -67,15 +68,17 @@ func (m *ChatModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatMo
 	if err != nil {
 		return nil, err
 	}
-	return WrapModel(inner), nil
+	w := WrapModel(inner)
+	w.tools = tools
+	return w, nil
 }
 
 var errNilModel = errors.New("hooks/eino: WrapModel was given a nil model")
 
 // Generate calls the wrapped model's Generate through the hooks.
 func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.Message, error) {
-	return m.call(ctx, input, func(msgs []*schema.Message) (*schema.Message, error) {
-		return m.inner.Generate(m.innerContext(ctx), msgs, opts...)
+	return m.call(ctx, input, newOffer(m.tools, opts), func(msgs []*schema.Message, more []model.Option) (*schema.Message, error) {
+		return m.inner.Generate(m.innerContext(ctx), msgs, append(slices.Clip(opts), more...)...)
 	})
 }
 
@@ -83,8 +86,8 @@ func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts 
 // collected before the AfterModelResponse hooks run, so that they see and
 // may rewrite all of it, and the stream returned replays it as one chunk.
 func (m *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	msg, err := m.call(ctx, input, func(msgs []*schema.Message) (*schema.Message, error) {
-		sr, err := m.inner.Stream(m.innerContext(ctx), msgs, opts...)
+	msg, err := m.call(ctx, input, newOffer(m.tools, opts), func(msgs []*schema.Message, more []model.Option) (*schema.Message, error) {
+		sr, err := m.inner.Stream(m.innerContext(ctx), msgs, append(slices.Clip(opts), more...)...)
 		if err != nil {
 			return nil, err
 		}
@@ -98,7 +101,7 @@ func (m *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ..
 
 // call runs one model call of eino's through the hooks, calling the model
 // again for each Continue.
-func (m *ChatModel) call(ctx context.Context, input []*schema.Message, send func([]*schema.Message) (*schema.Message, error)) (*schema.Message, error) {
+func (m *ChatModel) call(ctx context.Context, input []*schema.Message, of offer, send sender) (*schema.Message, error) {
 	if m.inner == nil {
 		return nil, errNilModel
 	}
@@ -112,7 +115,7 @@ func (m *ChatModel) call(ctx context.Context, input []*schema.Message, send func
 	}
 	var inserted []*schema.Message
 	for range maxContinues + 1 {
-		out, next, err := callOnce(ctx, run, msgs, send)
+		out, next, err := callOnce(ctx, run, msgs, of, send)
 		if err != nil {
 			return nil, err
 		}
@@ -128,23 +131,34 @@ func (m *ChatModel) call(ctx context.Context, input []*schema.Message, send func
 	return nil, fmt.Errorf("hooks/eino: chat model: the hooks asked to continue more than %d times in one call", maxContinues)
 }
 
+// sender calls the wrapped model with msgs, adding more to the caller's
+// options.
+type sender func(msgs []*schema.Message, more []model.Option) (*schema.Message, error)
+
 // callOnce runs one model call through the hooks: it returns the message
 // eino receives, and the Continue text when a hook sent the run on.
-func callOnce(ctx context.Context, run *hooks.Run, input []*schema.Message, send func([]*schema.Message) (*schema.Message, error)) (*schema.Message, string, error) {
+func callOnce(ctx context.Context, run *hooks.Run, input []*schema.Message, of offer, send sender) (*schema.Message, string, error) {
 	req, system := toRequest(input)
+	of.fill(&req)
 	var got *schema.Message // the model's own reply; nil when a hook answered
 	reply, err := run.CallModel(ctx, req, func(_ *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
 		msgs, err := fromRequest(req, system)
 		if err != nil {
 			return hooks.ModelResponse{}, fmt.Errorf("hooks/eino: chat model: %w", err)
 		}
-		if got, err = send(msgs); err != nil {
+		more, err := of.options(req)
+		if err != nil {
+			return hooks.ModelResponse{}, fmt.Errorf("hooks/eino: chat model: %w", err)
+		}
+		if got, err = send(msgs, more); err != nil {
 			return hooks.ModelResponse{}, err
 		}
 		if got == nil {
 			return hooks.ModelResponse{}, errors.New("hooks/eino: chat model: the model returned no message")
 		}
-		return hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}, nil
+		resp := hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}
+		replyMeta(&resp, got)
+		return resp, nil
 	})
 	if err != nil {
 		return nil, "", err

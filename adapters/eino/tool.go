@@ -2,7 +2,6 @@ package eino
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -11,6 +10,7 @@ import (
 	"github.com/cloudwego/eino/compose"
 	"github.com/cloudwego/eino/schema"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // ToolMiddleware returns the eino tool middleware that runs every tool call
@@ -100,27 +100,28 @@ func enhancedStreamable(next compose.EnhancedStreamableToolEndpoint) compose.Enh
 }
 
 // callTool runs one eino tool call through the run in ctx. The tool gets
-// eino's input as it was unless a hook rewrote the arguments, then a copy
-// with them encoded again. Arguments the hooks could not read (see
-// hooks.ParseArguments) never reach the tool as they are: unless a hook
-// rewrote them, the model reads the parse error as the result.
+// eino's input as it was when it decodes to the arguments the hooks saw
+// and left, else a copy carrying the hooks' arguments. Arguments the hooks
+// could not read (see hooks.ParseArguments) never reach the tool: unless
+// a hook replaced them, the model reads the refusal as the result
+// (adapt.Arguments.ForTool decides, as in every adapter).
 func callTool(ctx context.Context, in *compose.ToolInput, tool func(*compose.ToolInput) (hooks.ToolResult, error)) (hooks.ToolResult, error) {
 	run, ok := hooks.RunFromContext(ctx)
 	if !ok {
 		return hooks.ToolResult{}, fmt.Errorf("hooks/eino: tool %q: %w", in.Name, ErrNoRun)
 	}
-	args, parseErr := hooks.ParseArguments([]byte(in.Arguments))
-	call := hooks.ToolCall{ID: in.CallID, Name: in.Name, Arguments: args}
+	args := adapt.ParseArguments([]byte(in.Arguments))
+	call := hooks.ToolCall{ID: in.CallID, Name: in.Name, Arguments: args.Map()}
 	return run.CallTool(ctx, call, func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-		if !c.Rewritten() {
-			if parseErr != nil {
-				return hooks.ToolResult{Text: parseErr.Error(), IsError: true}, nil
-			}
-			return tool(in)
-		}
-		raw, err := json.Marshal(call.Arguments)
+		raw, refusal, err := args.ForTool(c, call)
 		if err != nil {
-			return hooks.ToolResult{}, fmt.Errorf("hooks/eino: tool %q: encoding the arguments a hook rewrote: %w", in.Name, err)
+			return hooks.ToolResult{}, fmt.Errorf("hooks/eino: %w", err)
+		}
+		if refusal != nil {
+			return *refusal, nil
+		}
+		if string(raw) == in.Arguments {
+			return tool(in)
 		}
 		rewritten := *in
 		rewritten.Arguments = string(raw)

@@ -32,7 +32,7 @@ func TestWithoutARunInTheContextNothingRuns(t *testing.T) {
 		schema.AssistantMessage("", []schema.ToolCall{call("c1", "add", `{}`)}))
 	require.ErrorIs(t, err, eino.ErrNoRun)
 	assert.Contains(t, err.Error(), `tool "add"`)
-	assert.Contains(t, err.Error(), "hooks.NewContext")
+	assert.Contains(t, err.Error(), "hooks.ContextWithRun")
 	assert.Zero(t, add.calls.Load())
 
 	m := &scriptedModel{replies: []*schema.Message{schema.AssistantMessage("ok", nil)}}

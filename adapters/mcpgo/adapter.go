@@ -1,15 +1,19 @@
 package mcpgo
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
+	"slices"
 	"sync"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // ErrSessionEnded is the error of a tools/call that arrives for a session
@@ -24,25 +28,32 @@ type Options struct {
 	// it); sessionID is "" for a call made without a session. Nil: a zero
 	// hooks.Host. Either way, an empty Session.ID is set to sessionID.
 	Host func(ctx context.Context, sessionID string) hooks.Host
+	// Diagnostics receives what the adapter did that a hook's author
+	// should know: a result's structuredContent dropped because a hook
+	// rewrote its text alone. Nil: slog.
+	Diagnostics func(hooks.Diagnostic)
 }
 
 // Adapter runs an mcp-go server's tool calls through a hooks.Chain, with
-// one run per MCP session. Make one with New, install Middleware and
-// AddHooks on the server, and Close it once the server has stopped.
+// one run per MCP session. Make one with New, install it with
+// ServerOptions (or Middleware and AddHooks both), and Close it once the
+// server has stopped.
 type Adapter struct {
 	chain *hooks.Chain
 	host  func(ctx context.Context, sessionID string) hooks.Host
+	diag  func(hooks.Diagnostic)
 	runs  *hooks.Runs[string]
 	ended endedSessions
 
 	mu       sync.Mutex
 	failures map[string]error // session ID → the first hook failure (FailRun) of its run
+	hooks    []*server.Hooks  // the server hooks AddHooks added the session hooks to
 }
 
 // New returns an Adapter that starts a session's run with chain.Start on
 // the session's first tools/call.
 func New(chain *hooks.Chain, opts Options) *Adapter {
-	a := &Adapter{chain: chain, host: opts.Host, failures: map[string]error{}}
+	a := &Adapter{chain: chain, host: opts.Host, diag: opts.Diagnostics, failures: map[string]error{}}
 	a.runs = hooks.NewRuns(a.start)
 	return a
 }
@@ -71,7 +82,7 @@ func (a *Adapter) Middleware() server.ToolHandlerMiddleware {
 			if err != nil {
 				return nil, err
 			}
-			res, err := callTool(ctx, run, req, next)
+			res, err := a.callTool(ctx, run, req, next)
 			done(ctx, err)
 			return res, err
 		}
@@ -92,6 +103,9 @@ func (a *Adapter) runOf(ctx context.Context) (*hooks.Run, func(context.Context, 
 			run.End(ctx, hooks.RunEnd{Err: hookFailure(err)})
 		}, nil
 	}
+	if !a.installedOn(ctx) {
+		return nil, nil, ErrNotInstalled
+	}
 	id := session.SessionID()
 	if a.ended.has(id) {
 		return nil, nil, ErrSessionEnded
@@ -105,6 +119,15 @@ func (a *Adapter) runOf(ctx context.Context) (*hooks.Run, func(context.Context, 
 		return nil, nil, ErrSessionEnded
 	}
 	return run, func(_ context.Context, err error) { a.recordFailure(id, err) }, nil
+}
+
+// diagnose reports d to Options.Diagnostics, or slog.
+func (a *Adapter) diagnose(d hooks.Diagnostic) {
+	if a.diag != nil {
+		a.diag(d)
+		return
+	}
+	slog.Warn("hooks diagnostic", "point", d.Point, "err", d.Err)
 }
 
 // hookFailure returns err if a hook failed the run with it (FailRun), else nil.
@@ -129,8 +152,15 @@ func (a *Adapter) recordFailure(sessionID string, err error) {
 }
 
 // AddHooks adds to h what the adapter needs to know of sessions: their
-// unregistration ends their run. Pass h to server.WithHooks.
+// unregistration ends their run. Pass h to server.WithHooks; ServerOptions
+// does both steps in one. A session's tools/call on a server whose hooks
+// are not h fails with ErrNotInstalled.
 func (a *Adapter) AddHooks(h *server.Hooks) {
+	a.mu.Lock()
+	if !slices.Contains(a.hooks, h) {
+		a.hooks = append(a.hooks, h)
+	}
+	a.mu.Unlock()
 	h.AddOnRegisterSession(func(_ context.Context, session server.ClientSession) {
 		a.ended.forget(session.SessionID()) // a transport may register an ID again (stdio)
 	})
@@ -162,38 +192,44 @@ func (a *Adapter) Close(ctx context.Context) {
 }
 
 // callTool runs req through run, calling next unless a hook refused or
-// answered the call.
-func callTool(ctx context.Context, run *hooks.Run, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
+// answered the call. Arguments hooks.ParseArguments refuses never reach
+// next, and next reads exactly the arguments the hooks saw and left
+// (adapt.Arguments.ForTool decides).
+func (a *Adapter) callTool(ctx context.Context, run *hooks.Run, req mcp.CallToolRequest, next server.ToolHandlerFunc) (*mcp.CallToolResult, error) {
 	raw, err := rawArguments(req)
 	if err != nil {
 		return nil, err
 	}
-	args, _ := hooks.ParseArguments(raw) // not an object: the hooks see the text under InvalidArgumentsKey
+	args := adapt.ParseArguments(raw)
 	var (
 		out    *mcp.CallToolResult
-		before toolOutput
+		before adapt.Output
 	)
-	res, err := run.CallTool(ctx, hooks.ToolCall{Name: req.Params.Name, Arguments: args},
+	res, err := run.CallTool(ctx, hooks.ToolCall{Name: req.Params.Name, Arguments: args.Map()},
 		func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-			if c.Rewritten() {
-				if err := rewriteArguments(&req, call.Arguments); err != nil {
-					return hooks.ToolResult{}, err
-				}
+			sent, refusal, err := args.ForTool(c, call)
+			if err != nil {
+				return hooks.ToolResult{}, fmt.Errorf("mcpgo: %w", err)
 			}
-			var err error
-			if out, err = next(hooks.NewContext(ctx, run), req); err != nil {
+			if refusal != nil {
+				return *refusal, nil
+			}
+			if !bytes.Equal(sent, raw) {
+				setArguments(&req, call.Arguments, sent)
+			}
+			if out, err = next(hooks.ContextWithRun(ctx, run), req); err != nil {
 				return hooks.ToolResult{}, err
 			}
 			if out == nil {
 				return hooks.ToolResult{}, fmt.Errorf("mcpgo: tool %q returned no result", req.Params.Name)
 			}
 			before, err = newToolOutput(req.Params.Name, out)
-			return before.hooksResult(out), err
+			return before.Result(), err
 		})
 	if err != nil {
 		return nil, err
 	}
-	return before.result(req.Params.Name, out, res)
+	return a.result(before, req.Params.Name, out, res)
 }
 
 // rawArguments returns the call's arguments as the client sent them.
@@ -208,13 +244,11 @@ func rawArguments(req mcp.CallToolRequest) ([]byte, error) {
 	return raw, nil
 }
 
-// rewriteArguments gives req the arguments a hook rewrote, both decoded and
-// raw, so that GetArguments and BindArguments both see them.
-func rewriteArguments(req *mcp.CallToolRequest, args map[string]any) error {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return fmt.Errorf("mcpgo: arguments of tool %q rewritten by a hook do not encode as JSON: %w", req.Params.Name, err)
+// setArguments gives req the arguments the tool must read, both decoded
+// and raw, so that GetArguments and BindArguments both see them.
+func setArguments(req *mcp.CallToolRequest, args map[string]any, raw json.RawMessage) {
+	if args == nil {
+		args = map[string]any{}
 	}
 	req.Params.Arguments, req.Params.RawArguments = args, raw
-	return nil
 }

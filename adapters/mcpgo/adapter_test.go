@@ -11,6 +11,7 @@ import (
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/mark3labs/mcp-go/server"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -142,35 +143,35 @@ func TestUnchangedResultReachesTheClientAsTheToolGaveIt(t *testing.T) {
 }
 
 func TestOneRunPerSessionEndedWhenTheSessionCloses(t *testing.T) {
-	var log runLog
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	first, second := connect(t, srv), connect(t, srv)
 	for range 3 {
 		call(t, first, "count", nil)
 		call(t, second, "count", nil)
 	}
-	started, ended := log.counts()
+	started, ended := log.Counts()
 	require.Equal(t, 2, started)
 	require.Zero(t, ended)
 
 	require.NoError(t, first.Close())
-	_, ended = log.counts()
+	_, ended = log.Counts()
 	assert.Equal(t, 1, ended)
 	require.NoError(t, second.Close())
 	a.Close(context.Background())
 
-	started, ended = log.counts()
+	started, ended = log.Counts()
 	assert.Equal(t, 2, started)
 	require.Equal(t, 2, ended)
-	for _, end := range log.ends() {
+	for _, end := range log.Ends() {
 		assert.Equal(t, hooks.Completed, end.Outcome)
 	}
-	assert.ElementsMatch(t, log.started, log.endedRun, "each session's run ends once")
+	assert.ElementsMatch(t, log.Started(), log.EndedRuns(), "each session's run ends once")
 }
 
 func TestCloseEndsTheRunsOfOpenSessionsAsInterrupted(t *testing.T) {
-	var log runLog
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	c := connect(t, srv)
 	call(t, c, "count", nil)
 
@@ -179,13 +180,13 @@ func TestCloseEndsTheRunsOfOpenSessionsAsInterrupted(t *testing.T) {
 	require.NoError(t, c.Close())
 
 	assert.ErrorContains(t, err, hooks.ErrRunsClosed.Error())
-	ends := log.ends()
+	ends := log.Ends()
 	require.Len(t, ends, 1, "the session's unregistration after Close ends nothing")
 	assert.Equal(t, hooks.Interrupted, ends[0].Outcome)
 }
 
 func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
-	var log runLog
+	log := adapttest.NewRunLog()
 	var mu sync.Mutex
 	runIDs := map[string]int{}
 	seen := hooks.Funcs{HookName: "seen",
@@ -195,7 +196,7 @@ func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
 			mu.Unlock()
 			return nil, nil
 		}}
-	srv, a, _ := newServer(t, log.hook(), seen)
+	srv, a, _ := newServer(t, log.Hook(), seen)
 	c := connect(t, srv)
 	const calls = 16
 	var wg sync.WaitGroup
@@ -207,7 +208,7 @@ func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
 	require.NoError(t, c.Close())
 	a.Close(context.Background())
 
-	started, ended := log.counts()
+	started, ended := log.Counts()
 	assert.Equal(t, 1, started)
 	assert.Equal(t, 1, ended)
 	require.Len(t, runIDs, 1)
@@ -220,12 +221,12 @@ func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
 }
 
 func TestHookFailureFailsTheCallAndTheSessionsRun(t *testing.T) {
-	var log runLog
+	log := adapttest.NewRunLog()
 	broken := hooks.Funcs{HookName: "broken",
 		BeforeToolExecute: func(*hooks.Context, hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 			return nil, errors.New("policy server unreachable")
 		}}
-	srv, _, tl := newServer(t, log.hook(), broken) // Go hooks fail the run (FailRun)
+	srv, _, tl := newServer(t, log.Hook(), broken) // Go hooks fail the run (FailRun)
 	c := connect(t, srv)
 
 	_, err := c.CallTool(context.Background(), mcp.CallToolRequest{Params: mcp.CallToolParams{Name: "secret"}})
@@ -233,14 +234,14 @@ func TestHookFailureFailsTheCallAndTheSessionsRun(t *testing.T) {
 
 	assert.ErrorContains(t, err, "policy server unreachable")
 	assert.Zero(t, tl.calls.Load())
-	ends := log.ends()
+	ends := log.Ends()
 	require.Len(t, ends, 1)
 	assert.Equal(t, hooks.Failed, ends[0].Outcome)
 }
 
 func TestCallRacingItsSessionsEndStartsNoRun(t *testing.T) {
-	var log runLog
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	ctx := context.Background()
 	session := server.NewInProcessSession("late", nil)
 	require.NoError(t, srv.RegisterSession(ctx, session))
@@ -251,7 +252,7 @@ func TestCallRacingItsSessionsEndStartsNoRun(t *testing.T) {
 	a.Close(ctx)
 
 	assert.Contains(t, string(mustJSON(t, resp)), "session has ended")
-	started, _ := log.counts()
+	started, _ := log.Counts()
 	assert.Zero(t, started)
 }
 

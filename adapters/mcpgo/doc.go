@@ -5,11 +5,14 @@
 //
 //	a := mcpgo.New(chain, mcpgo.Options{})
 //	defer a.Close(context.Background()) // after the server stopped
-//	sh := &server.Hooks{}
-//	a.AddHooks(sh)
-//	srv := server.NewMCPServer("files", "1.0.0",
-//		server.WithHooks(sh),
-//		server.WithToolHandlerMiddleware(a.Middleware()))
+//	srv := server.NewMCPServer("files", "1.0.0", a.ServerOptions()...)
+//
+// ServerOptions installs both halves: the tool middleware, and the session
+// hooks that end a session's run (added to the server's own hooks; put
+// them after any server.WithHooks of yours). Installed by hand, the two
+// halves are Middleware and AddHooks; a tools/call on a server that runs
+// the middleware without the adapter's session hooks fails with
+// ErrNotInstalled, since its run would never end.
 //
 // # Runs and sessions
 //
@@ -44,15 +47,17 @@
 // # What the hooks see, and what reaches the handler and the client
 //
 // The hooks see the arguments as the client sent them, decoded with
-// hooks.ParseArguments (arguments that are not a JSON object are seen under
-// hooks.InvalidArgumentsKey). The handler gets the request unchanged unless
-// a hook rewrote the arguments (hooks.ToolStep.Rewritten): then both
-// Params.Arguments and Params.RawArguments hold the rewrite, so
-// GetArguments and BindArguments agree. Without a rewrite, numbers past
-// float64's precision (9007199254740993) reach the handler exactly; a
-// rewrite re-encodes every argument, so they do not. The handler's context
-// is the call's own, carrying the run (hooks.RunFromContext), never the
-// chain's pooled *hooks.Context.
+// hooks.ParseArguments. Arguments it refuses (not a JSON object, a key
+// twice, keys that differ only in case, at any depth) are seen under
+// hooks.InvalidArgumentsKey and never reach the handler: unless a hook
+// replaced them, the client gets an error result naming the key, since a
+// handler decoding the raw text could read a value no guard saw. The
+// handler gets the request unchanged when its arguments decode to exactly
+// what the hooks saw and left, so numbers past float64's precision
+// (9007199254740993) reach it exactly; otherwise (a hook rewrote them)
+// Params.Arguments and Params.RawArguments hold the hooks' arguments, so
+// GetArguments and BindArguments agree. The handler's context is the
+// call's own, carrying the run (hooks.RunFromContext).
 //
 // A result's text content is the hooks' ToolResult.Text (several text
 // items joined by newlines) and its structuredContent their Value, decoded
@@ -62,6 +67,15 @@
 // structuredContent, and also the text when the text was the structured
 // content's JSON (as mcp.NewToolResultStructuredOnly writes it), so that a
 // redaction of the Value alone leaves no copy of the secret in the text.
+//
+// A changed Text with an unchanged Value (a hook that redacted the text
+// alone) cannot leave in structuredContent what it removed from the text:
+// when the text was the structured content's JSON and the new text is a
+// JSON object, structuredContent becomes the new text (mirrored);
+// otherwise structuredContent is dropped and Options.Diagnostics says so
+// (a tool with an output schema then fails the client's validation:
+// closed, not leaking). A redaction hook rewrites both, with
+// hooks.RewriteStrings.
 //
 // # What is lossy
 //

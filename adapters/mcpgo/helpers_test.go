@@ -15,45 +15,6 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// runLog records the runs a chain started and ended.
-type runLog struct {
-	mu       sync.Mutex
-	started  []string // Session.ID of each run started
-	ended    []hooks.RunEnd
-	endedRun []string
-}
-
-func (l *runLog) hook() hooks.Funcs {
-	return hooks.Funcs{
-		HookName: "runlog",
-		BeforeRun: func(c *hooks.Context, _ hooks.RunStart) (*hooks.RunPatch, error) {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			l.started = append(l.started, c.Session.ID)
-			return nil, nil
-		},
-		AfterRun: func(c *hooks.Context, end hooks.RunEnd) error {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			l.ended = append(l.ended, end)
-			l.endedRun = append(l.endedRun, c.Session.ID)
-			return nil
-		},
-	}
-}
-
-func (l *runLog) counts() (started, ended int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return len(l.started), len(l.ended)
-}
-
-func (l *runLog) ends() []hooks.RunEnd {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return append([]hooks.RunEnd(nil), l.ended...)
-}
-
 // tools are the handlers of the test server, with what they saw.
 type tools struct {
 	calls   atomic.Int64

@@ -1,100 +1,53 @@
 package mcpgo
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
 	"github.com/mark3labs/mcp-go/mcp"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
-// toolOutput is a handler's result as the hooks see it, with what it takes
-// to tell what they changed: what they did not change reaches the client
-// as the handler gave it.
-type toolOutput struct {
-	text  string // the result's text content, joined by newlines
-	value any    // structuredContent, decoded for the hooks
-	raw   []byte // structuredContent, encoded as the handler gave it
-	norm  []byte // value encoded: what an unchanged Value encodes to
-}
-
 // newToolOutput reads out's text and structured content for the hooks.
-func newToolOutput(tool string, out *mcp.CallToolResult) (toolOutput, error) {
-	o := toolOutput{text: textOf(out.Content)}
-	if out.StructuredContent == nil {
-		return o, nil
-	}
-	raw, err := json.Marshal(out.StructuredContent)
+func newToolOutput(tool string, out *mcp.CallToolResult) (adapt.Output, error) {
+	o, err := adapt.NewOutput(textOf(out.Content), out.IsError, out.StructuredContent)
 	if err != nil {
-		return o, fmt.Errorf("mcpgo: structured content of tool %q does not encode as JSON: %w", tool, err)
+		return o, fmt.Errorf("mcpgo: tool %q: %w", tool, err)
 	}
-	if err := json.Unmarshal(raw, &o.value); err != nil {
-		return o, fmt.Errorf("mcpgo: structured content of tool %q does not decode as JSON: %w", tool, err)
-	}
-	o.raw = raw
-	o.norm, err = json.Marshal(o.value)
-	return o, err
-}
-
-// hooksResult is out as the after-hooks read it.
-func (o toolOutput) hooksResult(out *mcp.CallToolResult) hooks.ToolResult {
-	return hooks.ToolResult{Text: o.text, IsError: out.IsError, Value: o.value}
+	return o, nil
 }
 
 // result returns what the client gets for res, the result after the
 // hooks: out itself when they changed nothing, out with what they changed
-// otherwise, and a result made of res when the handler did not run (out is
-// nil: a refusal or a hook's answer).
-func (o toolOutput) result(tool string, out *mcp.CallToolResult, res hooks.ToolResult) (*mcp.CallToolResult, error) {
-	value, valueChanged, err := o.structured(tool, res.Value)
+// otherwise (adapt.Output.Diff decides), and a result made of res when
+// the handler did not run (out is nil: a refusal or a hook's answer).
+func (a *Adapter) result(o adapt.Output, tool string, out *mcp.CallToolResult, res hooks.ToolResult) (*mcp.CallToolResult, error) {
+	c, err := o.Diff(res, out != nil, out != nil && out.NeedsInput())
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("mcpgo: tool %q: %w", tool, err)
 	}
-	if out == nil {
-		text := res.Text
-		if text == "" && valueChanged { // unstructured content equivalent to the structured one, as MCP asks
-			text = string(value.(json.RawMessage))
-		}
-		r := &mcp.CallToolResult{Content: withText(nil, text), IsError: res.IsError}
-		if valueChanged {
-			r.StructuredContent = value
-		}
-		return r, nil
-	}
-	textChanged := res.Text != o.text
-	if out.NeedsInput() || !valueChanged && !textChanged && res.IsError == out.IsError {
+	if c.Keep {
 		return out, nil
 	}
-	r := *out
-	r.IsError = res.IsError
-	switch {
-	case textChanged:
-		r.Content = withText(out.Content, res.Text)
-	case valueChanged && o.text == string(o.raw): // the text was the structured content's JSON: it stays so
-		r.Content = withText(out.Content, string(value.(json.RawMessage)))
+	if c.Dropped != nil {
+		a.diagnose(hooks.Diagnostic{Point: hooks.AfterToolExecute, Err: fmt.Errorf("mcpgo: tool %q: %w", tool, c.Dropped)})
 	}
-	if valueChanged {
-		r.StructuredContent, r.RawStructuredContent = value, nil
+	var r mcp.CallToolResult
+	if out != nil {
+		r = *out
+	}
+	r.IsError = c.IsError
+	if c.SetText {
+		r.Content = withText(r.Content, c.Text)
+	}
+	if c.SetValue {
+		r.StructuredContent, r.RawStructuredContent = nil, nil
+		if c.Value != nil {
+			r.StructuredContent = c.Value
+		}
 	}
 	return &r, nil
-}
-
-// structured returns v, the structured content after the hooks, encoded,
-// and whether it differs from what the handler gave.
-func (o toolOutput) structured(tool string, v any) (value any, changed bool, err error) {
-	if v == nil { // a hook cannot clear a Value: only the handler gave none
-		return nil, false, nil
-	}
-	b, err := json.Marshal(v)
-	if err != nil {
-		return nil, false, fmt.Errorf("mcpgo: structured content of tool %q set by a hook does not encode as JSON: %w", tool, err)
-	}
-	if o.norm != nil && bytes.Equal(b, o.norm) {
-		return nil, false, nil
-	}
-	return json.RawMessage(b), true, nil
 }
 
 // textOf joins the text items of content with newlines.

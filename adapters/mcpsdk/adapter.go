@@ -1,14 +1,17 @@
 package mcpsdk
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"log/slog"
 	"sync"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // methodCallTool is the MCP method the middleware runs through the hooks.
@@ -21,6 +24,10 @@ type Options struct {
 	// empty Session.ID is set to session.ID() (which is "" on transports
 	// without session IDs: stdio, in-memory).
 	Host func(ctx context.Context, session *mcp.ServerSession) hooks.Host
+	// Diagnostics receives what the adapter did that a hook's author
+	// should know: a result's structuredContent dropped because a hook
+	// rewrote its text alone. Nil: slog.
+	Diagnostics func(hooks.Diagnostic)
 }
 
 // Adapter runs an official-SDK MCP server's tool calls through a
@@ -30,6 +37,7 @@ type Options struct {
 type Adapter struct {
 	chain *hooks.Chain
 	host  func(ctx context.Context, session *mcp.ServerSession) hooks.Host
+	diag  func(hooks.Diagnostic)
 	runs  *hooks.Runs[*mcp.ServerSession]
 
 	mu       sync.Mutex
@@ -39,7 +47,7 @@ type Adapter struct {
 // New returns an Adapter that starts a session's run with chain.Start on
 // the session's first tools/call.
 func New(chain *hooks.Chain, opts Options) *Adapter {
-	a := &Adapter{chain: chain, host: opts.Host, failures: map[*mcp.ServerSession]error{}}
+	a := &Adapter{chain: chain, host: opts.Host, diag: opts.Diagnostics, failures: map[*mcp.ServerSession]error{}}
 	a.runs = hooks.NewRuns(a.start)
 	return a
 }
@@ -86,7 +94,7 @@ func (a *Adapter) Middleware() mcp.Middleware {
 			if err != nil {
 				return nil, err
 			}
-			res, err := callTool(ctx, run, creq, func(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
+			res, err := a.callTool(ctx, run, creq, func(ctx context.Context, req *mcp.CallToolRequest) (mcp.Result, error) {
 				return next(ctx, method, req)
 			})
 			done(ctx, err)
@@ -116,6 +124,15 @@ func (a *Adapter) runOf(ctx context.Context, session *mcp.ServerSession) (*hooks
 		return nil, nil, err
 	}
 	return run, func(_ context.Context, err error) { a.recordFailure(session, err) }, nil
+}
+
+// diagnose reports d to Options.Diagnostics, or slog.
+func (a *Adapter) diagnose(d hooks.Diagnostic) {
+	if a.diag != nil {
+		a.diag(d)
+		return
+	}
+	slog.Warn("hooks diagnostic", "point", d.Point, "err", d.Err)
 }
 
 // hookFailure returns err if a hook failed the run with it (FailRun), else nil.
@@ -161,24 +178,27 @@ func (a *Adapter) Close(ctx context.Context) {
 }
 
 // callTool runs req through run, calling next unless a hook refused or
-// answered the call.
-func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
+// answered the call. Arguments hooks.ParseArguments refuses never reach
+// next, and next reads exactly the arguments the hooks saw and left
+// (adapt.Arguments.ForTool decides).
+func (a *Adapter) callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 	next func(context.Context, *mcp.CallToolRequest) (mcp.Result, error)) (*mcp.CallToolResult, error) {
 	tool := req.Params.Name
-	args, _ := hooks.ParseArguments(req.Params.Arguments) // not an object: the hooks see the text under InvalidArgumentsKey
+	args := adapt.ParseArguments(req.Params.Arguments)
 	var (
 		out    *mcp.CallToolResult
-		before toolOutput
+		before adapt.Output
 	)
-	res, err := run.CallTool(ctx, hooks.ToolCall{Name: tool, Arguments: args},
+	res, err := run.CallTool(ctx, hooks.ToolCall{Name: tool, Arguments: args.Map()},
 		func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-			if c.Rewritten() {
-				var err error
-				if req, err = rewriteArguments(req, call.Arguments); err != nil {
-					return hooks.ToolResult{}, err
-				}
+			sent, refusal, err := args.ForTool(c, call)
+			if err != nil {
+				return hooks.ToolResult{}, fmt.Errorf("mcpsdk: %w", err)
 			}
-			result, err := next(hooks.NewContext(ctx, run), req)
+			if refusal != nil {
+				return *refusal, nil
+			}
+			result, err := next(hooks.ContextWithRun(ctx, run), withArguments(req, sent))
 			if err != nil {
 				return hooks.ToolResult{}, err
 			}
@@ -186,24 +206,23 @@ func callTool(ctx context.Context, run *hooks.Run, req *mcp.CallToolRequest,
 				return hooks.ToolResult{}, fmt.Errorf("mcpsdk: tool %q returned %T, not a *mcp.CallToolResult", tool, result)
 			}
 			before, err = newToolOutput(tool, out)
-			return before.hooksResult(out), err
+			return before.Result(), err
 		})
 	if err != nil {
 		return nil, err
 	}
-	return before.result(tool, out, res)
+	return a.result(before, tool, out, res)
 }
 
-// rewriteArguments returns a copy of req with the arguments a hook
-// rewrote; req itself stays as the client sent it.
-func rewriteArguments(req *mcp.CallToolRequest, args map[string]any) (*mcp.CallToolRequest, error) {
-	raw, err := json.Marshal(args)
-	if err != nil {
-		return req, fmt.Errorf("mcpsdk: arguments of tool %q rewritten by a hook do not encode as JSON: %w", req.Params.Name, err)
+// withArguments returns req when the tool reads its arguments as sent,
+// else a copy carrying args; req itself stays as the client sent it.
+func withArguments(req *mcp.CallToolRequest, args json.RawMessage) *mcp.CallToolRequest {
+	if bytes.Equal(args, req.Params.Arguments) {
+		return req
 	}
 	params := *req.Params
-	params.Arguments = raw
+	params.Arguments = args
 	rewritten := *req
 	rewritten.Params = &params
-	return &rewritten, nil
+	return &rewritten
 }

@@ -10,6 +10,7 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	"go.uber.org/goleak"
@@ -148,50 +149,50 @@ func TestRedactingStructuredContentAlsoRedactsItsJSONText(t *testing.T) {
 
 func TestOneRunPerSessionEndedWhenTheSessionCloses(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	log := newRunLog()
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	first, _ := connect(t, srv)
 	second, _ := connect(t, srv)
 	for range 3 {
 		call(t, first, "count", nil)
 		call(t, second, "count", nil)
 	}
-	started, ended := log.counts()
+	started, ended := log.Counts()
 	require.Equal(t, 2, started)
 	require.Zero(t, ended)
 
 	require.NoError(t, first.Close())
-	assert.Equal(t, hooks.Completed, log.nextEnd(t).Outcome)
+	assert.Equal(t, hooks.Completed, log.NextEnd(t).Outcome)
 	require.NoError(t, second.Close())
-	assert.Equal(t, hooks.Completed, log.nextEnd(t).Outcome)
+	assert.Equal(t, hooks.Completed, log.NextEnd(t).Outcome)
 	a.Close(context.Background())
 
-	started, ended = log.counts()
+	started, ended = log.Counts()
 	assert.Equal(t, 2, started)
 	assert.Equal(t, 2, ended)
 }
 
 func TestCloseEndsTheRunsOfOpenSessionsAsInterrupted(t *testing.T) {
 	defer goleak.VerifyNone(t, goleak.IgnoreCurrent())
-	log := newRunLog()
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	cs, ss := connect(t, srv)
 	call(t, cs, "count", nil)
 
 	a.Close(context.Background())
-	assert.Equal(t, hooks.Interrupted, log.nextEnd(t).Outcome)
+	assert.Equal(t, hooks.Interrupted, log.NextEnd(t).Outcome)
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "count"})
 	require.NoError(t, cs.Close())
 	_ = ss.Wait()
 
 	assert.ErrorContains(t, err, hooks.ErrRunsClosed.Error())
-	_, ended := log.counts()
+	_, ended := log.Counts()
 	assert.Equal(t, 1, ended, "the session's end after Close ends nothing")
 }
 
 func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
-	log := newRunLog()
-	srv, a, _ := newServer(t, log.hook())
+	log := adapttest.NewRunLog()
+	srv, a, _ := newServer(t, log.Hook())
 	cs, _ := connect(t, srv)
 	const calls = 16
 	texts := make([]string, calls)
@@ -201,10 +202,10 @@ func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
 	}
 	wg.Wait()
 	require.NoError(t, cs.Close())
-	end := log.nextEnd(t)
+	end := log.NextEnd(t)
 	a.Close(context.Background())
 
-	started, ended := log.counts()
+	started, ended := log.Counts()
 	assert.Equal(t, 1, started)
 	assert.Equal(t, 1, ended)
 	for _, text := range texts {
@@ -213,12 +214,12 @@ func TestParallelCallsOfOneSessionShareItsRun(t *testing.T) {
 }
 
 func TestHookFailureFailsTheCallAndTheSessionsRun(t *testing.T) {
-	log := newRunLog()
+	log := adapttest.NewRunLog()
 	broken := hooks.Funcs{HookName: "broken",
 		BeforeToolExecute: func(*hooks.Context, hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 			return nil, errors.New("policy server unreachable")
 		}}
-	srv, _, tl := newServer(t, log.hook(), broken) // Go hooks fail the run (FailRun)
+	srv, _, tl := newServer(t, log.Hook(), broken) // Go hooks fail the run (FailRun)
 	cs, _ := connect(t, srv)
 
 	_, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "secret"})
@@ -226,7 +227,7 @@ func TestHookFailureFailsTheCallAndTheSessionsRun(t *testing.T) {
 
 	assert.ErrorContains(t, err, "policy server unreachable")
 	assert.Zero(t, tl.calls.Load())
-	assert.Equal(t, hooks.Failed, log.nextEnd(t).Outcome)
+	assert.Equal(t, hooks.Failed, log.NextEnd(t).Outcome)
 }
 
 func TestOtherMethodsPassThrough(t *testing.T) {

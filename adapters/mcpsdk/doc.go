@@ -52,15 +52,18 @@
 // SDK's "unknown tool" error).
 //
 // The hooks see the arguments as the client sent them, decoded with
-// hooks.ParseArguments (arguments that are not a JSON object are seen under
-// hooks.InvalidArgumentsKey). The tool gets the request unchanged unless a
-// hook rewrote the arguments (hooks.ToolStep.Rewritten): then it gets a
-// copy whose Params.Arguments encode the rewrite. Without a rewrite a raw
-// handler (Server.AddTool) receives the client's bytes exactly, numbers
-// past float64's precision included. Typed tools (mcp.AddTool) validate
-// the arguments, rewritten or not, against their input schema after the
-// middleware. The tool's context is the call's own, carrying the run
-// (hooks.RunFromContext), never the chain's pooled *hooks.Context.
+// hooks.ParseArguments. Arguments it refuses (not a JSON object, a key
+// twice, keys that differ only in case, at any depth) are seen under
+// hooks.InvalidArgumentsKey and never reach the handler: unless a hook
+// replaced them, the client gets an error result naming the key, since a
+// handler decoding the raw text could read a value no guard saw. The
+// handler gets the request unchanged when its arguments decode to exactly
+// what the hooks saw and left, so numbers past float64's precision
+// (9007199254740993) reach it exactly; otherwise (a hook rewrote them)
+// Params.Arguments holds the hooks' arguments. Typed tools (mcp.AddTool)
+// validate the arguments, rewritten or not, against their input schema
+// after the middleware. The handler's context is the call's own, carrying
+// the run (hooks.RunFromContext).
 //
 // A result's text content is the hooks' ToolResult.Text (several text
 // items joined by newlines) and its structuredContent their Value, decoded
@@ -72,6 +75,15 @@
 // that a redaction of the Value alone leaves no copy of the secret in the
 // text. A typed tool's error is an isError result, which the after-hooks
 // see (and may redact).
+//
+// A changed Text with an unchanged Value (a hook that redacted the text
+// alone) cannot leave in structuredContent what it removed from the text:
+// when the text was the structured content's JSON and the new text is a
+// JSON object, structuredContent becomes the new text (mirrored);
+// otherwise structuredContent is dropped and Options.Diagnostics says so
+// (a tool with an output schema then fails the client's validation:
+// closed, not leaking). A redaction hook rewrites both, with
+// hooks.RewriteStrings.
 //
 // # What is lossy
 //

@@ -6,61 +6,12 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
-	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/adapters/mcpsdk"
 	"github.com/stretchr/testify/require"
 )
-
-// runLog records the runs a chain started and ended; ends receives each
-// RunEnd, since a session's end reaches the adapter asynchronously.
-type runLog struct {
-	mu      sync.Mutex
-	started int
-	ended   []hooks.RunEnd
-	ends    chan hooks.RunEnd
-}
-
-func newRunLog() *runLog { return &runLog{ends: make(chan hooks.RunEnd, 64)} }
-
-func (l *runLog) hook() hooks.Funcs {
-	return hooks.Funcs{
-		HookName: "runlog",
-		BeforeRun: func(*hooks.Context, hooks.RunStart) (*hooks.RunPatch, error) {
-			l.mu.Lock()
-			defer l.mu.Unlock()
-			l.started++
-			return nil, nil
-		},
-		AfterRun: func(_ *hooks.Context, end hooks.RunEnd) error {
-			l.mu.Lock()
-			l.ended = append(l.ended, end)
-			l.mu.Unlock()
-			l.ends <- end
-			return nil
-		},
-	}
-}
-
-func (l *runLog) counts() (started, ended int) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.started, len(l.ended)
-}
-
-// nextEnd waits for the next AfterRun.
-func (l *runLog) nextEnd(t testing.TB) hooks.RunEnd {
-	t.Helper()
-	select {
-	case end := <-l.ends:
-		return end
-	case <-time.After(10 * time.Second):
-		t.Fatal("no AfterRun within 10s")
-		return hooks.RunEnd{}
-	}
-}
 
 // tools are the handlers of the test server, with what they saw.
 type tools struct {

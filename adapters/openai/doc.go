@@ -38,10 +38,30 @@
 //     Continue's text, and calls the model again.
 //   - A Respond (a hook's cached answer) is used as the model's reply; its
 //     tool calls run as the model's would, with arguments encoded from the
-//     hooks' map.
+//     hooks' map; a call without an ID gets a unique one, so that its
+//     result answers it alone.
 //   - Arguments reach a Tool as the model's JSON text unless a hook
 //     rewrote them (hooks.ToolStep.Rewritten): 9007199254740993 stays
 //     9007199254740993.
+//   - Arguments hooks.ParseArguments refuses (a key twice, keys that
+//     differ only in case, text that is not an object) never reach a
+//     tool: unless a hook replaced them, the model reads an error result
+//     naming the key. A tool reads the model's text only when it decodes
+//     to exactly what the hooks saw and left.
+//
+// # Tools
+//
+// Loop.Tools get the arguments; Loop.Handlers (a Handler per name) also
+// get the call's ID and its *hooks.Context (RunID, OriginalCall,
+// Rewritten). Every tool params offers must have one or the other: Run
+// fails naming the one missing before calling the model. Loop.Parallel
+// runs up to that many tool calls of one reply at once; the results are
+// sent in the reply's order.
+//
+// A hook that adds to System leaves the original system messages as they
+// were and sends its text as a message of its own, so that prompt caching
+// keyed on the original keeps hitting. Loop.OneSystemMessage sends one
+// instead, for servers that take a single system message.
 //
 // # What is lossy
 //

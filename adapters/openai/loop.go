@@ -4,12 +4,11 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"fmt"
-	"slices"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/adapt"
 )
 
 // Completions is what the loop calls the model with:
@@ -43,7 +42,41 @@ type Loop struct {
 	Tools       map[string]Tool        // by function name
 	MaxTurns    int                    // model calls per Run; 0: DefaultMaxTurns
 	Options     []option.RequestOption // passed to every Completions.New call
+
+	// Handlers are tools, by function name, that get their call: its ID
+	// and the hooks' context (a name may be in Tools or Handlers, not
+	// both).
+	Handlers map[string]Handler
+	// Parallel is how many tool calls of one reply run at once; 0 or 1:
+	// one after another. Their results are sent in the reply's order
+	// whatever order they finish in.
+	Parallel int
+	// OneSystemMessage sends the system prompt as one message even when a
+	// hook added text to it. By default the original system messages are
+	// kept byte for byte and the hook's text goes in a message of its own
+	// (a prompt cache keyed on the original keeps hitting); servers that
+	// accept a single system message (many OpenAI-compatible ones) need
+	// OneSystemMessage.
+	OneSystemMessage bool
 }
+
+// Call is one tool call as a Handler gets it.
+type Call struct {
+	// ID is the model's ID of the call (or the one the loop made for a
+	// call a hook's canned answer made without one): the tool message
+	// answering it carries it.
+	ID   string
+	Name string
+	// Arguments are as Tool's arguments are: the model's text unless a
+	// hook rewrote them. Text hooks.ParseArguments refuses never arrives:
+	// the model reads the refusal instead.
+	Arguments json.RawMessage
+}
+
+// Handler runs one tool call. c is the call's hooks context (a
+// context.Context carrying the run: c.RunID, c.OriginalCall, c.Rewritten,
+// c.Log); an error is read as Tool's is.
+type Handler func(c *hooks.Context, call Call) (hooks.ToolResult, error)
 
 // Result is where a loop stopped.
 type Result struct {
@@ -68,10 +101,14 @@ type Result struct {
 // FailRun), the model's, the context's, or ErrMaxTurns. The Result is
 // filled as far as the loop went, also on an error.
 //
+// Every function tool params offers must be in Tools or Handlers: Run
+// fails naming the one that is not, before any model call. A tool call
+// of a hook's canned answer (Respond) without an ID gets a unique one.
+//
 // Run neither starts nor ends run: the caller does, and passes the
 // outcome to run.End (RunEnd{Output: res.Output, Err: err}), so that the
 // AfterRun hooks run exactly once. Tool calls of one reply run one after
-// another, in the reply's order.
+// another, in the reply's order, unless Parallel allows more at once.
 func (l *Loop) Run(ctx context.Context, run *hooks.Run, params oai.ChatCompletionNewParams) (Result, error) {
 	if l.Completions == nil {
 		return Result{}, errors.New("openai: Loop.Completions is nil")
@@ -79,74 +116,79 @@ func (l *Loop) Run(ctx context.Context, run *hooks.Run, params oai.ChatCompletio
 	if run == nil {
 		return Result{}, errors.New("openai: Loop.Run needs a run (hooks.Chain.Start)")
 	}
-	ctx = hooks.NewContext(ctx, run)
+	if err := l.check(params); err != nil {
+		return Result{}, err
+	}
 	limit := l.MaxTurns
 	if limit <= 0 {
 		limit = DefaultMaxTurns
 	}
-	res := Result{Messages: slices.Clone(params.Messages)}
-	for res.Turns < limit {
-		params.Messages = res.Messages
-		reply, completion, err := l.callModel(ctx, run, params)
-		res.Turns++
-		if err != nil {
-			return res, err
-		}
-		if reply.End != nil {
-			res.Output, res.Ended = reply.End.Output, true
-			return res, nil
-		}
-		msg, err := AssistantMessage(completion, reply.Response)
-		if err != nil {
-			return res, err
-		}
-		res.Messages = append(res.Messages, msg)
-		res.Output = reply.Response.Text
-		if len(reply.Response.ToolCalls) == 0 {
-			if reply.Continue == "" {
-				return res, nil
-			}
-			res.Messages = append(res.Messages, oai.UserMessage(reply.Continue))
-			continue
-		}
-		if res.Messages, err = l.callTools(ctx, run, completion, reply.Response.ToolCalls, res.Messages); err != nil {
-			return res, err
+	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "call_hooks_"}
+	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
+	return Result(r), err
+}
+
+// check says which tool params offers that the loop has no function for,
+// or which name is both a Tool and a Handler.
+func (l *Loop) check(params oai.ChatCompletionNewParams) error {
+	offered := make([]string, 0, len(params.Tools))
+	for _, t := range params.Tools {
+		if name := toolSpec(t).Name; name != "" {
+			offered = append(offered, name)
 		}
 	}
-	return res, ErrMaxTurns
+	return adapt.CheckTools("openai", l.Tools, l.Handlers, offered)
 }
 
-// callModel makes one model call through the hooks. completion is nil when
-// a hook answered or ended the run.
-func (l *Loop) callModel(ctx context.Context, run *hooks.Run, params oai.ChatCompletionNewParams) (hooks.ModelReply, *oai.ChatCompletion, error) {
-	var completion *oai.ChatCompletion
-	reply, err := run.CallModel(ctx, Request(params), func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
-		sent, err := Params(params, req)
-		if err != nil {
-			return hooks.ModelResponse{}, err
-		}
-		// c.Context, never c: the SDK may keep its context past this call.
-		if completion, err = l.Completions.New(c.Context, sent, l.Options...); err != nil {
-			return hooks.ModelResponse{}, err
-		}
-		return Response(completion)
-	})
-	return reply, completion, err
+// provider is the Chat Completions API as adapt.Run drives it.
+type provider struct{ l *Loop }
+
+func (provider) Messages(p oai.ChatCompletionNewParams) []oai.ChatCompletionMessageParamUnion {
+	return p.Messages
 }
 
-// callTools runs a reply's tool calls through the hooks and appends their
-// tool messages to msgs.
-func (l *Loop) callTools(ctx context.Context, run *hooks.Run, completion *oai.ChatCompletion,
-	calls []hooks.ToolCall, msgs []oai.ChatCompletionMessageParamUnion) ([]oai.ChatCompletionMessageParamUnion, error) {
-	for _, call := range calls {
-		raw, haveRaw := modelArguments(completion, call.ID)
-		res, err := run.CallTool(ctx, call, l.toolFunc(raw, haveRaw))
+func (provider) WithMessages(p oai.ChatCompletionNewParams, msgs []oai.ChatCompletionMessageParamUnion) oai.ChatCompletionNewParams {
+	p.Messages = msgs
+	return p
+}
+
+func (provider) Request(p oai.ChatCompletionNewParams) hooks.ModelRequest { return Request(p) }
+
+func (pr provider) Call(ctx context.Context, params oai.ChatCompletionNewParams, req hooks.ModelRequest) (*oai.ChatCompletion, hooks.ModelResponse, error) {
+	sent, err := Params(params, req)
+	if err != nil {
+		return nil, hooks.ModelResponse{}, err
+	}
+	if pr.l.OneSystemMessage {
+		sent.Messages = oneSystemMessage(sent.Messages)
+	}
+	completion, err := pr.l.Completions.New(ctx, sent, pr.l.Options...)
+	if err != nil {
+		return nil, hooks.ModelResponse{}, err
+	}
+	resp, err := Response(completion)
+	return completion, resp, err
+}
+
+func (provider) Assistant(c *oai.ChatCompletion, resp hooks.ModelResponse) (oai.ChatCompletionMessageParamUnion, error) {
+	return AssistantMessage(c, resp)
+}
+
+func (provider) User(text string) oai.ChatCompletionMessageParamUnion { return oai.UserMessage(text) }
+
+func (provider) RawArguments(c *oai.ChatCompletion, id string) ([]byte, bool) {
+	raw, ok := modelArguments(c, id)
+	return []byte(raw), ok
+}
+
+func (provider) Paused(*oai.ChatCompletion) bool { return false }
+
+func (provider) ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]oai.ChatCompletionMessageParamUnion, error) {
+	msgs := make([]oai.ChatCompletionMessageParamUnion, 0, len(calls))
+	for i, call := range calls {
+		msg, err := ToolMessage(call.ID, results[i])
 		if err != nil {
-			return msgs, err
-		}
-		msg, err := ToolMessage(call.ID, res)
-		if err != nil {
-			return msgs, err
+			return nil, err
 		}
 		msgs = append(msgs, msg)
 	}
@@ -167,28 +209,16 @@ func modelArguments(c *oai.ChatCompletion, id string) (string, bool) {
 	return "", false
 }
 
-// toolFunc runs the named tool with the model's argument text, or with the
-// hooks' arguments when a hook rewrote them (or there is no model text).
-func (l *Loop) toolFunc(raw string, haveRaw bool) hooks.ToolFunc {
-	return func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
-		tool, ok := l.Tools[call.Name]
-		if !ok {
-			return hooks.ToolResult{Text: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}, nil
-		}
-		args := json.RawMessage(raw)
-		if c.Rewritten() || !haveRaw {
-			var err error
-			if args, err = EncodeArguments(call.Arguments); err != nil {
-				return hooks.ToolResult{Text: fmt.Sprintf("arguments of %q: %v", call.Name, err), IsError: true}, nil
-			}
-		}
-		res, err := tool(c.Context, args) // c.Context, never c: the tool may keep it
-		if err != nil {
-			if c.Context.Err() != nil {
-				return res, err
-			}
-			return hooks.ToolResult{Text: err.Error(), IsError: true}, nil
-		}
-		return res, nil
+// oneSystemMessage merges the system and developer messages that open
+// msgs into one, of the first one's role, saying their texts joined.
+func oneSystemMessage(msgs []oai.ChatCompletionMessageParamUnion) []oai.ChatCompletionMessageParamUnion {
+	lead := leadingSystem(msgs)
+	if lead < 2 {
+		return msgs
 	}
+	one := oai.SystemMessage(systemText(msgs[:lead]))
+	if msgs[0].OfDeveloper != nil {
+		one = oai.DeveloperMessage(systemText(msgs[:lead]))
+	}
+	return append([]oai.ChatCompletionMessageParamUnion{one}, msgs[lead:]...)
 }

@@ -15,12 +15,15 @@ import (
 // every other message becomes a hooks.Message that keeps its own SDK value
 // (hooks.Message.WithRaw), so that Params sends it back as it was unless a
 // hook changed it. Developer messages read as role "system", function
-// messages (deprecated) as role "tool".
+// messages (deprecated) as role "tool". Model is params.Model; Tools are
+// the tools offered (a function tool's parameters as its Schema).
 func Request(params oai.ChatCompletionNewParams) hooks.ModelRequest {
 	lead := leadingSystem(params.Messages)
 	req := hooks.ModelRequest{
 		System:   systemText(params.Messages[:lead]),
 		Messages: make([]hooks.Message, 0, len(params.Messages)-lead),
+		Model:    params.Model,
+		Tools:    toolSpecs(params.Tools),
 	}
 	for _, m := range params.Messages[lead:] {
 		req.Messages = append(req.Messages, message(m))
@@ -36,6 +39,13 @@ func Request(params oai.ChatCompletionNewParams) hooks.ModelRequest {
 // before or after the original keeps the original system messages and
 // adds one with the new text; any other change replaces them with one
 // message of the first one's role. base itself is not modified.
+//
+// A Model set replaces base's. Tools the hooks left unchanged are base's
+// own; a hook's change is sent (a tool narrowed away is not offered; one
+// whose description or schema changed keeps its other fields, strict mode
+// included; a new one is a function tool), and a tool choice naming a
+// tool no longer offered is dropped. Tools nil (a request built without
+// them) keeps base's.
 func Params(base oai.ChatCompletionNewParams, req hooks.ModelRequest) (oai.ChatCompletionNewParams, error) {
 	lead := leadingSystem(base.Messages)
 	rest, err := hooks.RebuildMessages(req.Messages, buildMessage)
@@ -44,6 +54,9 @@ func Params(base oai.ChatCompletionNewParams, req hooks.ModelRequest) (oai.ChatC
 	}
 	out := base
 	out.Messages = append(systemMessages(base.Messages[:lead], req.System), rest...)
+	if err := withTools(&out, req); err != nil {
+		return base, fmt.Errorf("openai: %w", err)
+	}
 	return out, nil
 }
 

@@ -18,13 +18,16 @@ const ErrorPrefix = "Error: "
 // hooks see: its text (its refusal when it has no text) and its tool
 // calls, with arguments decoded by hooks.ParseArguments (a model's broken
 // JSON shows as hooks.InvalidArgumentsKey). A custom tool call shows its
-// input under CustomInputKey.
+// input under CustomInputKey. Usage is the completion's (cached prompt
+// tokens included in InputTokens, as the API counts them); StopReason is
+// the finish_reason in the hooks' words (stop: end_turn, tool_calls:
+// tool_use, length: max_tokens).
 func Response(c *oai.ChatCompletion) (hooks.ModelResponse, error) {
 	if c == nil || len(c.Choices) == 0 {
 		return hooks.ModelResponse{}, errors.New("openai: the completion has no choices")
 	}
 	msg := c.Choices[0].Message
-	resp := hooks.ModelResponse{Text: msg.Content}
+	resp := hooks.ModelResponse{Text: msg.Content, Usage: usage(c.Usage), StopReason: stopReason(c.Choices[0].FinishReason)}
 	if resp.Text == "" {
 		resp.Text = msg.Refusal
 	}

@@ -244,8 +244,8 @@ func TestABlockedCallIsRefused(t *testing.T) {
 	s := one(t, rec.spans.Ended(), "execute_tool upload")
 	assert.Equal(t, codes.Error, s.Status().Code)
 	assert.Equal(t, "refused", str(s.Attributes(), "error.type"))
-	assert.Equal(t, "blocked by hook scanner: scanner down", s.Status().Description)
-	assert.Equal(t, "Block", str(event(t, s, "error").Attributes, "hooks.policy"))
+	assert.Equal(t, "Tool call blocked: scanner down", s.Status().Description)
+	assert.Equal(t, "Block", str(event(t, s, "refused").Attributes, "hooks.policy"), "a failure that refused is one refused event")
 }
 
 func TestInListOrderLateDecisionsGoOnTheRunSpan(t *testing.T) {

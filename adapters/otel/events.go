@@ -45,14 +45,12 @@ func (r *runSpans) record(e hooks.TraceEvent, noOpinion bool) {
 }
 
 // ends says whether decision e ended its call, and with which status: a
-// refusal (or an error under Block) in BeforeToolExecute, a failure under
+// refusal in BeforeToolExecute (a failure under Block is one too), a failure under
 // FailRun in a call's point, or a model call a hook ended the run in.
 func ends(e hooks.TraceEvent) (ending bool, code codes.Code, errorType, description string) {
 	switch {
 	case e.Point == hooks.BeforeToolExecute && e.Decision == hooks.DecisionRefused:
 		return true, codes.Error, errRefused, e.Reason
-	case e.Point == hooks.BeforeToolExecute && e.Decision == hooks.DecisionErrored && e.Policy == hooks.Block:
-		return true, codes.Error, errRefused, fmt.Sprintf("blocked by hook %s: %s", e.Hook, errorText(e.Err))
 	case e.Decision == hooks.DecisionErrored && e.Policy == hooks.FailRun:
 		return true, codes.Error, errHook, fmt.Sprintf("hook %s failed in %s: %s", e.Hook, e.Point, errorText(e.Err))
 	case e.Point == hooks.BeforeModelRequest && e.Decision == hooks.DecisionEnded:

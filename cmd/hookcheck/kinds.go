@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/geminicli"
 )
 
 // kind is what a user wrote: the four (soon five) things hookcheck checks.
@@ -120,21 +121,16 @@ type dialect struct {
 	hooks func(data []byte, toolNames map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error)
 }
 
-// dialects are the settings kinds. Gemini CLI's is the seam for package
-// geminicli: when it lands, its entry becomes
-//
-//	hooks: func(data []byte, names map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error) {
-//		return geminicli.Hooks(data, geminicli.ToolNames(names), geminicli.Diagnostics(diag))
-//	},
-//
-// and nothing else in hookcheck changes: detection, lint, run and test
-// already route Gemini CLI settings here.
+// dialects are the settings kinds: a new dialect is one entry here
+// (detection, lint, run and test route its settings through it).
 var dialects = map[kind]dialect{
 	kindCommand: {name: "command-hook settings", hooks: func(data []byte, _ map[string]string, _ func(hooks.Diagnostic)) ([]hooks.Hook, error) {
 		return hooks.CommandHooks(data)
 	}},
 	kindClaude: {name: "Claude Code settings", hooks: claudeHooks},
-	kindGemini: {name: "Gemini CLI settings"},
+	kindGemini: {name: "Gemini CLI settings", hooks: func(data []byte, names map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error) {
+		return geminicli.Hooks(data, geminicli.ToolNames(names), geminicli.Diagnostics(diag))
+	}},
 }
 
 // claudeHooks reads Claude Code settings. (When package claudecode lands,
@@ -154,11 +150,7 @@ func settingsHooks(path string, k kind, names map[string]string, diag func(hooks
 	if err != nil {
 		return nil, err
 	}
-	d := dialects[k]
-	if d.hooks == nil {
-		return nil, fmt.Errorf("%s: %s are not supported yet (package geminicli will run them)", path, d.name)
-	}
-	hs, err := d.hooks(data, names, diag)
+	hs, err := dialects[k].hooks(data, names, diag)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}

@@ -93,16 +93,16 @@ func TestRunPlaysSettingsOnAPayload(t *testing.T) {
 // lint reads each settings file as its dialect and reports what would not
 // run as written, naming the file, the entry and the line.
 func TestLintChecksSettingsOfEveryDialect(t *testing.T) {
-	r := hookcheck(t, "", "lint", "testdata/command/settings.json", "testdata/claude/.claude/settings.json")
+	r := hookcheck(t, "", "lint", "testdata/command/settings.json", "testdata/claude/.claude/settings.json", "testdata/gemini/settings.json")
 	assert.Equal(t, 0, r.code, r.stdout+r.stderr)
-	assert.Equal(t, "ok: 0 hook(s), 0 agent file(s), 2 settings file(s)\n", r.stdout, "the hooks directory is not linted unless asked")
+	assert.Equal(t, "ok: 0 hook(s), 0 agent file(s), 3 settings file(s)\n", r.stdout, "the hooks directory is not linted unless asked")
 
-	r = hookcheck(t, "", "lint", "testdata/command/bad-settings.json", "testdata/claude/skipped.json", "testdata/gemini/settings.json")
+	r = hookcheck(t, "", "lint", "testdata/command/bad-settings.json", "testdata/claude/skipped.json", "testdata/gemini/typo.json")
 	assert.Equal(t, 1, r.code, r.stderr)
 	assert.Equal(t, `testdata/command/bad-settings.json: hooks: settings: hooks[1].failclosed: unknown field "failclosed"; `+
 		`the fields are event, matcher, command, timeoutMs, enabled, failClosed, name (line 4)
 testdata/claude/skipped.json: hooks: Claude Code settings: hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped; only "command" handlers run
-testdata/gemini/settings.json: Gemini CLI settings are not supported yet (package geminicli will run them)
+testdata/gemini/typo.json: geminicli: Gemini CLI settings: hooks.BeforeTool[0].matchr: unknown key, not read; did you mean "matcher"?
 3 problem(s)
 `, r.stdout)
 }

@@ -101,7 +101,7 @@ func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 		fmt.Fprintf(c.out, "%s does not handle %s\n", name, point)
 		return 1
 	}
-	harness, err := hooktest.Start(hooktest.Options{AutoApprove: yes, Workdir: t.workdir, Env: env(nil)}, t.hooks...)
+	harness, err := hooktest.Start(hooktest.Options{Host: hooks.Host{AutoApprove: yes, Workdir: t.workdir, Env: env(nil)}}, t.hooks...)
 	if err != nil {
 		fmt.Fprintln(c.errs, "hookcheck:", err)
 		return 1

@@ -4,9 +4,11 @@
 //
 // # What Run guarantees
 //
-// Every platform: Run returns only after the command itself has exited
-// (it is killed at the timeout, when ctx is cancelled, or when stdout
-// passes MaxOut), and no goroutine of this package outlives the call. Run
+// Every platform: Run (and Exec, which also returns what it read on
+// failure) returns only after the command itself has exited (it is killed
+// at the timeout, when ctx is cancelled, or when stdout passes MaxOut, or
+// DrainOut when that is larger), and no goroutine of this package
+// outlives the call. Run
 // does not wait for the output pipes to close beyond a short grace
 // (drainGrace) once everything it can kill is dead: if something it
 // cannot kill still holds them, Run closes its own ends, returns what was

@@ -19,11 +19,13 @@ type pipes struct {
 
 	reads    chan struct{} // one value per reader (stdout, stderr) that ended
 	wrote    chan struct{} // closed when stdin is written and closed
-	overflow chan struct{} // closed when stdout passes MaxOut
+	overflow chan struct{} // closed when stdout passes what may be read (MaxOut, or DrainOut)
 
 	// Written by the readers, read after they ended.
 	out     []byte // stdout, at most MaxOut bytes
+	written int64  // bytes read from stdout
 	over    bool   // stdout passed MaxOut
+	cut     bool   // stdout passed what may be read: Run kills the command
 	errTail []byte // the end of stderr
 }
 
@@ -54,7 +56,7 @@ func (p *pipes) abort() {
 // serve closes the command's ends (this process must not keep a writer
 // of stdout, or stdout would never reach its end) and starts writing
 // stdin and reading stdout and stderr.
-func (p *pipes) serve(stdin []byte, maxOut int) {
+func (p *pipes) serve(stdin []byte, maxOut int, drainOut int64) {
 	closeAll(p.child)
 	if len(stdin) == 0 {
 		p.stdin.Close()
@@ -62,7 +64,7 @@ func (p *pipes) serve(stdin []byte, maxOut int) {
 	} else {
 		go p.write(stdin)
 	}
-	go p.readOut(max(maxOut, 0))
+	go p.readOut(max(maxOut, 0), drainOut)
 	go p.readErr()
 }
 
@@ -103,9 +105,11 @@ func (p *pipes) write(data []byte) {
 	p.stdin.Close()
 }
 
-// readOut reads stdout up to maxOut bytes; past it, it closes overflow
-// (Run kills the command) and stops reading.
-func (p *pipes) readOut(maxOut int) {
+// readOut reads stdout and keeps its first maxOut bytes. Past them, it
+// reads on up to drainOut bytes in all without keeping them (drain);
+// past what it may read, it closes overflow (Run kills the command) and
+// stops reading.
+func (p *pipes) readOut(maxOut int, drainOut int64) {
 	defer func() { p.reads <- struct{}{} }()
 	buf := make([]byte, 0, min(512, maxOut+1))
 	for {
@@ -114,9 +118,15 @@ func (p *pipes) readOut(maxOut int) {
 		}
 		n, err := p.stdout.Read(buf[len(buf):min(cap(buf), maxOut+1)])
 		buf = buf[:len(buf)+n]
+		p.written += int64(n)
 		if len(buf) > maxOut {
 			p.out, p.over = buf[:maxOut], true
-			close(p.overflow)
+			if drainOut <= int64(maxOut) {
+				p.cut = true
+				close(p.overflow)
+			} else if err == nil {
+				p.drain(drainOut)
+			}
 			return
 		}
 		if err != nil {
@@ -124,6 +134,21 @@ func (p *pipes) readOut(maxOut int) {
 			return
 		}
 	}
+}
+
+// drain reads stdout past the kept part to its end, counting it, or
+// until more than limit bytes were read in all: then it closes overflow.
+func (p *pipes) drain(limit int64) {
+	scratch := make([]byte, 32<<10)
+	for p.written <= limit {
+		n, err := p.stdout.Read(scratch)
+		p.written += int64(n)
+		if err != nil {
+			return
+		}
+	}
+	p.cut = true
+	close(p.overflow)
 }
 
 // readErr reads stderr to its end and keeps the last maxStderr bytes.

@@ -17,7 +17,24 @@ type Command struct {
 	Env     []string // "KEY=value"; nil: none (Run adds its marker either way)
 	Stdin   []byte
 	Timeout time.Duration // > 0
-	MaxOut  int           // bytes of stdout allowed; more is an error
+	MaxOut  int           // bytes of stdout kept; more is an overflow
+
+	// DrainOut, when larger than MaxOut, lets a command whose stdout
+	// passes MaxOut run on: what it prints past MaxOut is read and
+	// counted but not kept, so that it ends by itself and its exit status
+	// and stderr are known (a guard that quotes a huge input still exits
+	// with its own status). Past DrainOut bytes in all it is killed, with
+	// ErrOutputTooLarge. 0 (or at most MaxOut): an overflow kills the
+	// command at once.
+	DrainOut int64
+}
+
+// Output is what Exec read of a command, whatever its end.
+type Output struct {
+	Stdout   []byte // the first MaxOut bytes of stdout
+	Written  int64  // bytes read from stdout in all: more than len(Stdout) after an overflow (as many as were read before a kill)
+	Overflow bool   // stdout passed MaxOut: Stdout is its start
+	Stderr   []byte // the end of stderr, at most 2 KiB
 }
 
 // ErrTimeout is the error of a command that ran out of time.
@@ -48,10 +65,27 @@ const drainGrace = 500 * time.Millisecond
 // done, without waiting for output pipes that only an escaped process
 // holds. The error names what happened: ErrTimeout, ctx's error,
 // ErrOutputTooLarge, a start failure, a non-zero exit (with the end of
-// stderr), or ErrEscaped.
+// stderr), or ErrEscaped. After an overflow Run returns no output and
+// ErrOutputTooLarge, whatever DrainOut (Exec keeps both).
 func Run(ctx context.Context, c Command) ([]byte, error) {
+	out, err := Exec(ctx, c)
+	if out.Overflow && !errors.Is(err, ErrOutputTooLarge) {
+		err = fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, c.MaxOut)
+	}
+	if errors.Is(err, ErrOutputTooLarge) {
+		return nil, err
+	}
+	return out.Stdout, err
+}
+
+// Exec runs c as Run does and returns everything it read, also when it
+// fails: the start of stdout past an overflow, how much was printed, and
+// the end of stderr. Its error is Run's, except that an overflow the
+// command drained to its end (DrainOut) is not one: Output.Overflow says
+// it, and the error is the command's own end (nil for exit status 0).
+func Exec(ctx context.Context, c Command) (Output, error) {
 	if len(c.Argv) == 0 || c.Argv[0] == "" {
-		return nil, errors.New("no command")
+		return Output{}, errors.New("no command")
 	}
 	runCtx, cancel := context.WithTimeoutCause(ctx, c.Timeout, ErrTimeout)
 	defer cancel()
@@ -61,14 +95,14 @@ func Run(ctx context.Context, c Command) ([]byte, error) {
 	ownGroup(cmd)
 	p, err := openPipes(cmd)
 	if err != nil {
-		return nil, err
+		return Output{}, err
 	}
 	if err := cmd.Start(); err != nil {
 		p.abort()
-		return nil, err
+		return Output{}, err
 	}
 	started := time.Now()
-	p.serve(c.Stdin, c.MaxOut)
+	p.serve(c.Stdin, c.MaxOut, c.DrainOut)
 	end := awaitExit(cmd)
 	killed := false
 	select {
@@ -96,8 +130,14 @@ type result struct {
 	held   bool  // the output pipes stayed open after the sweep
 }
 
-// outcome turns the end of a command into Run's results.
-func outcome(ctx, runCtx context.Context, c Command, r result, p *pipes) ([]byte, error) {
+// outcome turns the end of a command into Exec's results.
+func outcome(ctx, runCtx context.Context, c Command, r result, p *pipes) (Output, error) {
+	out := Output{Stdout: p.out, Written: p.written, Overflow: p.over, Stderr: p.errTail}
+	return out, failure(ctx, runCtx, c, r, p)
+}
+
+// failure is the error of a command's end, or nil.
+func failure(ctx, runCtx context.Context, c Command, r result, p *pipes) error {
 	var escaped error
 	switch {
 	case r.stuck:
@@ -106,21 +146,21 @@ func outcome(ctx, runCtx context.Context, c Command, r result, p *pipes) ([]byte
 		escaped = fmt.Errorf("%w: it still holds the command's output", ErrEscaped)
 	}
 	switch {
-	case p.over:
-		return nil, fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, c.MaxOut)
+	case p.cut:
+		return fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, max(int64(c.MaxOut), c.DrainOut))
 	case ctx.Err() != nil:
-		return nil, fmt.Errorf("killed: %w", ctx.Err())
+		return fmt.Errorf("killed: %w", ctx.Err())
 	case r.killed && errors.Is(context.Cause(runCtx), ErrTimeout):
-		return nil, fmt.Errorf("%w after %s: killed with what it started", ErrTimeout, c.Timeout)
+		return fmt.Errorf("%w after %s: killed with what it started", ErrTimeout, c.Timeout)
 	case r.wait != nil:
 		var exit *exec.ExitError
 		if !errors.As(r.wait, &exit) {
-			return p.out, r.wait
+			return r.wait
 		}
 		if tail := strings.TrimSpace(string(p.errTail)); tail != "" {
-			return p.out, fmt.Errorf("%w: %s", exit, tail) // errors.As finds the exit
+			return fmt.Errorf("%w: %s", exit, tail) // errors.As finds the exit
 		}
-		return p.out, exit
+		return exit
 	}
-	return p.out, escaped
+	return escaped
 }

@@ -13,12 +13,12 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
-	c := r.context(ctx, BeforeModelRequest)
+	c := r.pointContext(ctx, BeforeModelRequest, len(r.chain.beforeModel))
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
 	t0, tracing := r.traceStart()
-	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[BeforeModelRequestHook, ModelRequestPatch]{s.next, s.apply, s.refuse}
+	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
+		p := walkRules[BeforeModelRequestHook, ModelRequestPatch]{s.ask, s.apply, nil}
 		if err := walk(r, c, BeforeModelRequest, s.hs, p, a, t0, tracing); err != nil {
 			return step, err
 		}
@@ -26,7 +26,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
-	if step.entered == 0 {
+	if step.stop.none() {
 		r.modelCalls.Add(1)
 	}
 	return step, nil
@@ -39,11 +39,11 @@ type beforeModel struct {
 	step *ModelStep
 }
 
-func (s *beforeModel) next(c *Context, i int, tracing bool) (a opinion[ModelRequestPatch]) {
+func (s *beforeModel) ask(c *Context, i int, tracing bool) (a opinion[ModelRequestPatch]) {
 	defer recoverPanic(&a.err)
 	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(a.at, hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -69,17 +69,15 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	changed := fields(requestFields, p.System != nil, p.Messages != nil, p.Model != nil, p.Tools != nil)
 	switch {
 	case p.End != nil:
-		step.End, step.entered = p.End, index+1
+		step.End, step.stop = p.End, stoppedBy(index)
 		return verdict{decision: DecisionEnded, changed: changed, stop: true}
 	case p.Respond != nil:
 		resp := *p.Respond
-		step.Response, step.entered = &resp, index+1
+		step.Response, step.stop = &resp, stoppedBy(index)
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
 	}
 	return changedOr(changed)
 }
-
-func (s *beforeModel) refuse(int, string) verdict { return noOpinion } // a model call is not refused
 
 // AfterModelResponse runs the AfterModelResponse hooks of the hooks step
 // entered, in reverse list order, on resp. Every hook runs (no
@@ -97,12 +95,12 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
 	}
-	c := r.context(ctx, AfterModelResponse)
+	c := r.pointContext(ctx, AfterModelResponse, len(r.chain.afterModel))
 	defer r.release(c)
-	s := afterModel{hs: r.chain.afterModel, entered: step.entered, reply: ModelReply{Response: resp}, continuedBy: -1}
+	s := afterModel{hs: r.chain.afterModel, stop: step.stop, reply: ModelReply{Response: resp}, continuedBy: -1}
 	t0, tracing := r.traceStart()
-	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[AfterModelResponseHook, ModelResponsePatch]{s.next, s.apply, s.refuse}
+	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
+		p := walkRules[AfterModelResponseHook, ModelResponsePatch]{s.ask, s.apply, nil}
 		if err := walk(r, c, AfterModelResponse, s.hs, p, a, t0, tracing); err != nil {
 			return s.reply, err
 		}
@@ -132,19 +130,19 @@ func (r *Run) settle(s afterModel) ModelReply {
 // hooks have left it so far, continuedBy the hook that set Continue last.
 type afterModel struct {
 	hs          []entry[AfterModelResponseHook]
-	entered     int // the step's: which hooks the before-point entered
+	stop        stopMark // the step's: which hooks the before-point entered
 	reply       ModelReply
 	continuedBy int
 }
 
-func (s *afterModel) next(c *Context, i int, tracing bool) (a opinion[ModelResponsePatch]) {
+func (s *afterModel) ask(c *Context, i int, tracing bool) (a opinion[ModelResponsePatch]) {
 	defer recoverPanic(&a.err)
-	hs, entered, resp := s.hs, s.entered, s.reply.Response // local copies: no patch applies within a batch
+	hs, stop, resp := s.hs, s.stop, s.reply.Response // local copies: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if !wasEntered(hs[a.at].index, entered) {
+		if !stop.entered(hs[a.at].index) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(a.at, hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -171,5 +169,3 @@ func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	}
 	return changedOr(changed)
 }
-
-func (s *afterModel) refuse(int, string) verdict { return noOpinion } // a reply is not refused

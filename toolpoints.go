@@ -25,13 +25,13 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	if len(hs) == 0 {
 		return nil
 	}
-	c := r.context(ctx, BeforeToolExecute)
+	c := r.pointContext(ctx, BeforeToolExecute, len(hs))
 	c.call, c.hasCall = call, true
 	defer r.release(c)
 	s := beforeTool{r: r, c: c, step: step}
 	t0, tracing := r.traceStart()
-	if a := s.next(c, 0, tracing); a.at < len(hs) {
-		p := point[BeforeToolExecuteHook, ToolCallPatch]{s.next, s.apply, s.refuse}
+	if a := s.ask(c, 0, tracing); a.at < len(hs) {
+		p := walkRules[BeforeToolExecuteHook, ToolCallPatch]{s.ask, s.apply, s.refused}
 		if err := walk(r, c, BeforeToolExecute, hs, p, a, t0, tracing); err != nil {
 			return err
 		}
@@ -50,11 +50,11 @@ type beforeTool struct {
 	step *ToolStep
 }
 
-func (s *beforeTool) next(c *Context, i int, tracing bool) (a opinion[ToolCallPatch]) {
+func (s *beforeTool) ask(c *Context, i int, tracing bool) (a opinion[ToolCallPatch]) {
 	defer recoverPanic(&a.err)
 	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(a.at, hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -73,33 +73,25 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		step.Call.Arguments = p.Arguments
 		s.c.rewritten = step.Rewritten()
 	}
-	switch {
-	case p.Allow != nil && !*p.Allow:
-		reason := ""
-		if p.Reason != nil {
-			reason = *p.Reason
-		}
-		v := s.refuse(index, reason)
+	if v, ok := refusal(s.r.chain.names, BeforeToolExecute, index, 0, p, nil); ok {
 		v.changed = changed
-		return v
-	case p.Result != nil:
+		return s.refused(v, index)
+	}
+	if p.Result != nil {
 		res := *p.Result
-		s.step.Result, s.step.entered = &res, index+1
+		s.step.Result, s.step.stop = &res, stoppedBy(index)
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
 	}
 	return changedOr(changed)
 }
 
-// refuse marks the step refused by the hook at index with reason, or, when
-// it gave none, with a reason naming the hook.
-func (s *beforeTool) refuse(index int, reason string) verdict {
-	if reason == "" {
-		reason = "refused by hook " + s.r.chain.names[index]
-	}
+// refused records the refusal v (decided by refusal) of the hook at index
+// on the step: the tool does not run, and the model reads the reason.
+func (s *beforeTool) refused(v verdict, index int) verdict {
 	step := s.step
-	step.Refused, step.Reason, step.entered = true, reason, index+1
-	step.Result = &ToolResult{Text: reason, IsError: true}
-	return verdict{decision: DecisionRefused, reason: reason, stop: true}
+	step.Refused, step.Reason, step.stop = true, v.reason, stoppedBy(index)
+	step.Result = &ToolResult{Text: v.reason, IsError: true}
+	return v
 }
 
 // AfterToolExecute runs the AfterToolExecute hooks of the hooks step
@@ -108,8 +100,9 @@ func (s *beforeTool) refuse(index int, reason string) verdict {
 // that have only an after-callback). A refused step runs no hook and
 // returns the refusal.
 func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResult) (ToolResult, error) {
-	if step.Refused && step.Result != nil {
-		return *step.Result, nil
+	if step.Refused {
+		res, _ := step.answer()
+		return res, nil
 	}
 	if len(r.chain.wrapTool) > 0 && step.Result == nil {
 		r.wraps[0].after(r, WrapToolCall, r.chain.wrapToolNames)
@@ -120,13 +113,13 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	if len(r.chain.afterTool) == 0 {
 		return res, nil
 	}
-	c := r.context(ctx, AfterToolExecute)
+	c := r.pointContext(ctx, AfterToolExecute, len(r.chain.afterTool))
 	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
-	s := afterTool{hs: r.chain.afterTool, entered: step.entered, call: step.Call, res: res}
+	s := afterTool{hs: r.chain.afterTool, stop: step.stop, call: step.Call, res: res}
 	t0, tracing := r.traceStart()
-	if a := s.next(c, 0, tracing); a.at < len(s.hs) {
-		p := point[AfterToolExecuteHook, ToolResultPatch]{s.next, s.apply, s.refuse}
+	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
+		p := walkRules[AfterToolExecuteHook, ToolResultPatch]{s.ask, s.apply, nil}
 		if err := walk(r, c, AfterToolExecute, s.hs, p, a, t0, tracing); err != nil {
 			return s.res, err
 		}
@@ -140,20 +133,20 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 // afterTool is the walk of AfterToolExecute; res is the result as the
 // hooks have left it so far.
 type afterTool struct {
-	hs      []entry[AfterToolExecuteHook]
-	entered int // the step's: which hooks the before-point entered
-	call    ToolCall
-	res     ToolResult
+	hs   []entry[AfterToolExecuteHook]
+	stop stopMark // the step's: which hooks the before-point entered
+	call ToolCall
+	res  ToolResult
 }
 
-func (s *afterTool) next(c *Context, i int, tracing bool) (a opinion[ToolResultPatch]) {
+func (s *afterTool) ask(c *Context, i int, tracing bool) (a opinion[ToolResultPatch]) {
 	defer recoverPanic(&a.err)
-	hs, entered, call, res := s.hs, s.entered, s.call, s.res // local copies: no patch applies within a batch
+	hs, stop, call, res := s.hs, s.stop, s.call, s.res // local copies: no patch applies within a batch
 	for a.at = i; a.at < len(hs); a.at++ {
-		if !wasEntered(hs[a.at].index, entered) {
+		if !stop.entered(hs[a.at].index) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
+		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(a.at, hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -173,5 +166,3 @@ func (s *afterTool) apply(p *ToolResultPatch, _ int) verdict {
 	}
 	return changedOr(fields(resultFields, p.Text != nil, p.IsError != nil, p.Value != nil))
 }
-
-func (s *afterTool) refuse(int, string) verdict { return noOpinion } // a result cannot be refused

@@ -6,15 +6,15 @@ import "context"
 // package can collide with it.
 type runKey struct{}
 
-// NewContext returns a copy of ctx carrying run, for frameworks that own
+// ContextWithRun returns a copy of ctx carrying run, for frameworks that own
 // their loop and hand their callbacks only a context (eino, genkit,
 // adk-go): start the run, put it in the context, and find it again in the
 // tool and model callbacks with [RunFromContext].
-func NewContext(ctx context.Context, run *Run) context.Context {
+func ContextWithRun(ctx context.Context, run *Run) context.Context {
 	return context.WithValue(ctx, runKey{}, run)
 }
 
-// RunFromContext returns the run NewContext put in ctx, if any.
+// RunFromContext returns the run ContextWithRun put in ctx, if any.
 func RunFromContext(ctx context.Context) (*Run, bool) {
 	r, ok := ctx.Value(runKey{}).(*Run)
 	return r, ok && r != nil

@@ -1,56 +1,6 @@
 package hooks
 
-import (
-	"context"
-)
-
-// ModelStep is what BeforeModelRequest decided about one model call. Pass
-// it to AfterModelResponse so that only the hooks it entered unwind.
-type ModelStep struct {
-	Request  ModelRequest   // what to send
-	Response *ModelResponse // non-nil: a hook answered; do not call the model
-	End      *End           // non-nil: end the run with End.Output
-
-	entered int // hooks entered: list index + 1 of the hook that answered or ended; 0: all of them
-}
-
-// ModelReply is the model's reply after the AfterModelResponse hooks.
-type ModelReply struct {
-	Response ModelResponse
-	End      *End
-	Continue string // non-empty: the reply was final; send the run on with this message
-}
-
-// ToolStep is what BeforeToolExecute decided about one tool call. Pass it
-// to AfterToolExecute so that only the hooks it entered unwind.
-type ToolStep struct {
-	Call    ToolCall    // the call as the tool must see it
-	Result  *ToolResult // non-nil: do not run the tool; a refusal is IsError with the reason as Text
-	Refused bool
-	Reason  string
-
-	entered   int            // hooks entered: list index + 1 of the hook that answered or refused; 0: all of them
-	rewritten bool           // a hook replaced the arguments: origArgs are the model's
-	origArgs  map[string]any // the arguments as the model asked for them
-}
-
-// Rewritten reports whether hooks changed the call's arguments: Call's
-// are the hooks', not the model's (arguments a hook returned equal to the
-// model's are no change). A host holding the model's raw JSON arguments
-// re-encodes them only then, so that numbers past float64's precision
-// reach the tool as the model wrote them unless a hook changed them.
-func (s *ToolStep) Rewritten() bool {
-	return s.rewritten && !sameArguments(s.origArgs, s.Call.Arguments)
-}
-
-// original returns the call as the model asked for it.
-func (s *ToolStep) original() ToolCall {
-	call := s.Call
-	if s.rewritten {
-		call.Arguments = s.origArgs
-	}
-	return call
-}
+import "context"
 
 // ToolFunc runs a tool. c carries the run's capabilities (c.Hook() is "").
 //
@@ -99,7 +49,8 @@ func (r *Run) CallTool(ctx context.Context, call ToolCall, tool ToolFunc) (ToolR
 		return ToolResult{}, err
 	}
 	if step.Refused {
-		return *step.Result, nil
+		res, _ := step.answer()
+		return res, nil
 	}
 	res, err := r.ExecuteTool(ctx, step, tool)
 	if err != nil {

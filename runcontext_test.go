@@ -13,7 +13,7 @@ import (
 
 type otherKey struct{}
 
-func TestNewContextAndRunFromContext(t *testing.T) {
+func TestContextWithRunAndRunFromContext(t *testing.T) {
 	var rec recorder
 	outer, inner := start(t, &rec), start(t, &rec)
 
@@ -21,7 +21,7 @@ func TestNewContextAndRunFromContext(t *testing.T) {
 	assert.False(t, ok)
 	assert.Nil(t, run)
 
-	ctx := hooks.NewContext(context.Background(), outer)
+	ctx := hooks.ContextWithRun(context.Background(), outer)
 	run, ok = hooks.RunFromContext(ctx)
 	require.True(t, ok)
 	assert.Same(t, outer, run)
@@ -32,10 +32,10 @@ func TestNewContextAndRunFromContext(t *testing.T) {
 	assert.True(t, ok)
 	assert.Same(t, outer, run, "a derived context keeps the run")
 
-	run, _ = hooks.RunFromContext(hooks.NewContext(derived, inner))
+	run, _ = hooks.RunFromContext(hooks.ContextWithRun(derived, inner))
 	assert.Same(t, inner, run, "the nearest run wins")
 
-	run, ok = hooks.RunFromContext(hooks.NewContext(ctx, nil))
+	run, ok = hooks.RunFromContext(hooks.ContextWithRun(ctx, nil))
 	assert.False(t, ok, "a nil run is no run")
 	assert.Nil(t, run)
 }
@@ -96,7 +96,7 @@ func TestTheRunTravelsInTheContextOfAFrameworkThatOwnsItsLoop(t *testing.T) {
 				return
 			}
 			defer run.End(bg, hooks.RunEnd{})
-			ctx := hooks.NewContext(bg, run) // the adapter's one step: the rest of the loop is the framework's
+			ctx := hooks.ContextWithRun(bg, run) // the adapter's one step: the rest of the loop is the framework's
 			text, err := tool(ctx, map[string]any{"who": id})
 			assert.NoError(t, err)
 			assert.Equal(t, id, text)
