@@ -320,27 +320,26 @@ func unbounded() *goja.Runtime {
 func bounded() *goja.Runtime { return New(Limits{}) }
 
 // BenchmarkNewRuntime is the cost of making a hook runtime and evaluating
-// a small module in it, without and with the recursion bounds, side by
-// side; "warm" adds the warm-up of a prepared runtime (Program.WarmUp).
+// a small module in it, without and with the bounds, side by side;
+// "locked" adds Lockdown, paid once per runtime a hook keeps.
 func BenchmarkNewRuntime(b *testing.B) {
 	p, err := CompileSource("bench.js", benchHook)
 	require.NoError(b, err)
 	for _, c := range []struct {
 		name string
 		make func() *goja.Runtime
-		warm bool
+		lock bool
 	}{
 		{"unbounded", unbounded, false},
 		{"bounded", bounded, false},
-		{"unbounded-warm", unbounded, true},
-		{"bounded-warm", bounded, true},
+		{"bounded-locked", bounded, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				rt := c.make()
-				if c.warm {
-					if err := p.WarmUp(rt); err != nil {
+				if c.lock {
+					if err := Lockdown(rt); err != nil {
 						b.Fatal(err)
 					}
 				}
