@@ -42,18 +42,20 @@ var intrinsics = goja.MustCompile("lockdown", `(function () {
 		getProto((function* () {})()), getProto([][Symbol.iterator]()), getProto(""[Symbol.iterator]()),
 		getProto(new Map().entries()), getProto(new Set().entries()), getProto(/a/[Symbol.matchAll]("")),
 		getProto(Int8Array), gopd(Function.prototype, "caller"), (function () { "use strict"; return arguments; })()];
-	const seen = new Set(), todo = roots;
+	const seen = new Set(), list = [], todo = roots;
 	while (todo.length > 0) {
 		const o = todo.pop();
 		if (o === null || (typeof o !== "object" && typeof o !== "function") || seen.has(o)) continue;
 		seen.add(o);
+		list.push(o);
 		todo.push(getProto(o));
-		for (const k of ownKeys(o)) {
-			const d = gopd(o, k);
+		const keys = ownKeys(o);
+		for (let i = 0; i < keys.length; i++) {
+			const d = gopd(o, keys[i]);
 			if ("value" in d) todo.push(d.value); else todo.push(d.get, d.set);
 		}
 	}
-	return Array.from(seen);
+	return list;
 })()`, true)
 
 // Lockdown freezes the built-ins of rt, taming the properties code assigns
