@@ -74,8 +74,8 @@ func DefaultDir() (string, error) {
 // conversation. Unlike a plain frozen array, Object.getOwnPropertyDescriptor
 // reports an index as writable, Reflect.isExtensible says true, and a tool
 // call whose arguments cannot be converted throws where the hook reads it.
-// Object.isFrozen(request.messages) is true when the hook's source names
-// it (or isSealed, isExtensible, freeze, seal, preventExtensions).
+// Object.isFrozen(request.messages) is true, as Object.isSealed; and
+// Object.isExtensible false.
 //
 // It returns nothing (no opinion) or an object with the fields of the
 // point's patch: {allow, reason, arguments, result} (or {block: reason}),
