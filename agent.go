@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // Agent is an agent file: its YAML front matter and the prompt after it.
@@ -17,11 +19,34 @@ type Agent struct {
 	Hooks       []string `yaml:"hooks"`
 	Prompt      string   `yaml:"-"` // the text after the front matter
 
+	// Specs are the entries of Hooks that name a ready-made hook with its
+	// settings instead of a JavaScript hook, by their index in Hooks (see
+	// HookSpec). Nil when there are none.
+	Specs map[int]HookSpec `yaml:"-"`
+
 	// Warnings are what ParseAgent found suspicious but not wrong: an
 	// unknown key that looks like a typo of a known one (see AgentWarning).
 	// Loader.LoadAgent reports each as a Diagnostic, so that a misspelt
 	// "hooks:" is never silent. Nil when there are none.
 	Warnings []AgentWarning `yaml:"-"`
+}
+
+// HookSpec is an agent file's hooks entry that names a ready-made hook
+// (package prebuilt) and its settings, beside plain names of JavaScript
+// hooks:
+//
+//	hooks:
+//	  - no-rm-rf                  # a JavaScript hook in the hooks directory
+//	  - prebuilt: toolCallLimit   # a ready-made hook
+//	    with: {run: 20}
+//
+// Its name in Agent.Hooks is With's "name" when that is a string, else
+// Prebuilt: the name the hook gets in a chain, where names are unique.
+// Loader.LoadAgent builds it with Loader.Prebuilt.
+type HookSpec struct {
+	Prebuilt string         // the ready-made hook's name, as prebuilt.Names lists them
+	With     map[string]any // its settings; nil when the entry has none
+	Line     int            // the entry's line in the agent file, from 1
 }
 
 // AgentWarning is an unknown key of an agent file's front matter that is
@@ -130,7 +155,7 @@ func (a *Agent) readKeys(root *yaml.Node) error {
 		case "tools":
 			a.Tools, err = names("tools", "a list of tool names", value)
 		case "hooks":
-			a.Hooks, err = names("hooks", "a list of hook names", value)
+			a.Hooks, a.Specs, err = hookEntries(value)
 		default:
 			if like, ok := typoOf(key); ok {
 				a.Warnings = append(a.Warnings, AgentWarning{Line: key.Line, Key: key.Value, Like: like})
@@ -186,6 +211,79 @@ func names(key, want string, n *yaml.Node) ([]string, error) {
 		out = append(out, item.Value)
 	}
 	return out, nil
+}
+
+// hookEntries reads the hooks list: names of JavaScript hooks, and
+// mappings naming a ready-made hook (HookSpec).
+func hookEntries(n *yaml.Node) ([]string, map[int]HookSpec, error) {
+	const want = "a list of hook names"
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return nil, nil, nil
+	}
+	if n.Kind != yaml.SequenceNode {
+		return nil, nil, agentError(n, "hooks must be %s, not %s", want, kindName(n))
+	}
+	out := make([]string, 0, len(n.Content))
+	var specs map[int]HookSpec
+	for i, item := range n.Content {
+		if item.Kind == yaml.MappingNode {
+			spec, err := hookSpec(item)
+			if err != nil {
+				return nil, nil, err
+			}
+			if specs == nil {
+				specs = map[int]HookSpec{}
+			}
+			specs[i] = spec
+			name := spec.Prebuilt
+			if s, ok := spec.With["name"].(string); ok && s != "" {
+				name = s
+			}
+			out = append(out, name)
+			continue
+		}
+		if item.Kind != yaml.ScalarNode || item.Tag == "!!null" || item.Value == "" {
+			return nil, nil, agentError(item, "hooks must be %s; this item is %s", want, kindName(item))
+		}
+		out = append(out, item.Value)
+	}
+	return out, specs, nil
+}
+
+// hookSpec reads one {prebuilt: name, with: settings} entry, strictly:
+// a typo in it would leave a guard out.
+func hookSpec(item *yaml.Node) (HookSpec, error) {
+	spec := HookSpec{Line: item.Line}
+	for i := 0; i+1 < len(item.Content); i += 2 {
+		key, value := item.Content[i], item.Content[i+1]
+		switch key.Value {
+		case "prebuilt":
+			if value.Kind != yaml.ScalarNode || value.Tag == "!!null" || value.Value == "" {
+				return spec, agentError(value, "hooks: prebuilt must name a ready-made hook, not %s", kindName(value))
+			}
+			spec.Prebuilt = value.Value
+		case "with":
+			if value.Kind == yaml.ScalarNode && value.Tag == "!!null" {
+				continue
+			}
+			if value.Kind != yaml.MappingNode {
+				return spec, agentError(value, "hooks: with must be a mapping of settings, not %s", kindName(value))
+			}
+			if err := value.Decode(&spec.With); err != nil {
+				return spec, agentError(value, "hooks: with: %v", err)
+			}
+		default:
+			hint := ""
+			if like, ok := suggest.Closest(key.Value, []string{"prebuilt", "with"}); ok {
+				hint = fmt.Sprintf(" (did you mean %q?)", like)
+			}
+			return spec, agentError(key, "hooks: unknown key %q in a ready-made hook's entry%s; the keys are prebuilt, with", key.Value, hint)
+		}
+	}
+	if spec.Prebuilt == "" {
+		return spec, agentError(item, "hooks: an entry that is a mapping must name a ready-made hook (prebuilt: name)")
+	}
+	return spec, nil
 }
 
 func noDuplicates(root *yaml.Node, hooks []string) error {

@@ -5,6 +5,8 @@ import (
 	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // knownKeys are the keys ParseAgent reads, in the order a typo that is as
@@ -31,7 +33,7 @@ func typoOf(k *yaml.Node) (string, bool) {
 	}
 	best, bestDist := "", -1
 	for _, known := range knownKeys {
-		d := editDistance(key, known)
+		d := suggest.Distance(key, known)
 		if d <= typoReach(known) && (bestDist < 0 || d < bestDist) {
 			best, bestDist = known, d
 		}
@@ -49,35 +51,4 @@ func typoReach(known string) int {
 		return 2
 	}
 	return 1
-}
-
-// editDistance is the optimal-string-alignment form of the Damerau-
-// Levenshtein distance between a and b, in runes: the fewest letters
-// inserted, deleted, substituted, or swapped with their neighbour (the
-// commonest typo: "modle"), no substring edited twice.
-func editDistance(a, b string) int {
-	s, t := []rune(a), []rune(b)
-	// Three rows of the usual table: the one before the previous is for
-	// swaps.
-	prev2 := make([]int, len(t)+1)
-	prev := make([]int, len(t)+1)
-	cur := make([]int, len(t)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(s); i++ {
-		cur[0] = i
-		for j := 1; j <= len(t); j++ {
-			cost := 1
-			if s[i-1] == t[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && s[i-1] == t[j-2] && s[i-2] == t[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(t)]
 }

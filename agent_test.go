@@ -53,7 +53,10 @@ func TestParseAgentErrorsNameTheLine(t *testing.T) {
 		"bad mapping":    {"---\nname: x\n  bad: : y\n---\n", "line 3: mapping values are not allowed"},
 		"hooks a string": {"---\nname: x\nhooks: guard\n---\n", `line 3: hooks must be a list of hook names, not the value "guard"`},
 		"hooks a map":    {"---\nhooks:\n  guard: true\n---\n", "line 3: hooks must be a list of hook names, not a mapping"},
-		"hook not name":  {"---\nhooks:\n  - guard\n  - {x: 1}\n---\n", "line 4: hooks must be a list of hook names; this item is a mapping"},
+		"hook not name":  {"---\nhooks:\n  - guard\n  - [x]\n---\n", "line 4: hooks must be a list of hook names; this item is a list"},
+		"spec typo":      {"---\nhooks:\n  - guard\n  - {prebuilt: toolCallLimit, wiht: {run: 3}}\n---\n", `line 4: hooks: unknown key "wiht" in a ready-made hook's entry (did you mean "with"?)`},
+		"spec no name":   {"---\nhooks:\n  - {with: {run: 3}}\n---\n", "line 3: hooks: an entry that is a mapping must name a ready-made hook"},
+		"spec bad with":  {"---\nhooks:\n  - {prebuilt: x, with: 3}\n---\n", "line 3: hooks: with must be a mapping of settings"},
 		"hook twice":     {"---\nhooks:\n  - guard\n  - audit\n  - guard\n---\n", `line 5: hook "guard" is declared twice (first on line 3)`},
 		"name a list":    {"---\nname: [a, b]\n---\n", "line 2: name must be a single value, not a list"},
 		"key twice":      {"---\nname: a\nname: b\n---\n", `line 3: key "name" is set twice (first on line 2)`},
@@ -65,4 +68,15 @@ func TestParseAgentErrorsNameTheLine(t *testing.T) {
 		assert.Contains(t, err.Error(), tc.want, name)
 		assert.Contains(t, err.Error(), "agent: ", name)
 	}
+}
+
+func TestParseAgentReadsReadyMadeHookEntries(t *testing.T) {
+	a, err := hooks.ParseAgent([]byte("---\nhooks:\n  - guard\n  - prebuilt: toolCallLimit\n    with: {run: 20}\n  - prebuilt: sandbox\n    with: {name: files, roots: [/srv]}\n  - prebuilt: loopGuard\n---\nprompt"))
+	require.NoError(t, err)
+	assert.Equal(t, []string{"guard", "toolCallLimit", "files", "loopGuard"}, a.Hooks)
+	assert.Equal(t, map[int]hooks.HookSpec{
+		1: {Prebuilt: "toolCallLimit", With: map[string]any{"run": 20}, Line: 4},
+		2: {Prebuilt: "sandbox", With: map[string]any{"name": "files", "roots": []any{"/srv"}}, Line: 6},
+		3: {Prebuilt: "loopGuard", Line: 8},
+	}, a.Specs)
 }

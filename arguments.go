@@ -2,10 +2,13 @@ package hooks
 
 import (
 	"bytes"
+	"encoding"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+	"unicode/utf8"
 )
 
 // InvalidArgumentsKey is the one key of the arguments ParseArguments
@@ -205,4 +208,97 @@ func valueDone(stack []keyFrame) []keyFrame {
 // s matches s.
 func foldKey(k string) string {
 	return strings.ToLower(strings.ToUpper(k))
+}
+
+// encodeJSON is v as JSON, without HTML escapes: a guard that looks for
+// "a && b" in the text finds it, not "a \u0026\u0026 b".
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// EncodeArguments returns the JSON text of a call's arguments, exactly as
+// a hook outside the process (a command, a dialect's script, an HTTP hook)
+// must see them, or an error when no JSON text can say them: a value JSON
+// cannot carry (NaN, ±Inf, a channel, a func, a cycle), or a string that
+// is not UTF-8 (encoding/json would send U+FFFD in its place, and the
+// guard would judge another string than the tool reads). Nil arguments are
+// {}. HTML characters are not escaped: a guard that looks for "a && b"
+// finds it. A hook kind that cannot send the call exactly should refuse it
+// (FailClosed), never send an approximation.
+func EncodeArguments(args map[string]any) (string, error) {
+	if args == nil {
+		return "{}", nil
+	}
+	data, err := encodeJSON(args)
+	if err != nil {
+		return "", err
+	}
+	// encoding/json writes \ufffd for each byte of a string that is not
+	// UTF-8 (a U+FFFD in the text goes as itself): only with \ufffd in the
+	// text is the walk worth its cost. A json.Marshaler's output is copied
+	// as written, and utf8.Valid catches it.
+	if !utf8.Valid(data) {
+		return "", errors.New("the arguments hold text that is not UTF-8, so the hook cannot see the call exactly")
+	}
+	if bytes.Contains(data, []byte(`\ufffd`)) {
+		if path, bad := notUTF8(reflect.ValueOf(args), "arguments"); bad {
+			return "", fmt.Errorf("%s is not UTF-8: JSON would send U+FFFD in its place, so the hook cannot see the call exactly", path)
+		}
+	}
+	return string(data), nil
+}
+
+// notUTF8 finds a string in v, or a map key, that is not valid UTF-8, and
+// returns its path. It follows what encoding/json encodes, and runs after
+// a successful encoding, so v has no cycle.
+func notUTF8(v reflect.Value, path string) (string, bool) {
+	if !v.IsValid() || (v.Kind() == reflect.Pointer || v.Kind() == reflect.Interface) && v.IsNil() {
+		return "", false
+	}
+	if v.CanInterface() {
+		switch m := v.Interface().(type) {
+		case json.Marshaler:
+			return "", false // copied as written: EncodeArguments checks the whole text
+		case encoding.TextMarshaler:
+			text, err := m.MarshalText()
+			return path, err == nil && !utf8.Valid(text)
+		}
+	}
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		return notUTF8(v.Elem(), path)
+	case reflect.String:
+		return path, !utf8.ValidString(v.String())
+	case reflect.Map:
+		for it := v.MapRange(); it.Next(); {
+			at := fmt.Sprintf("%s[%q]", path, fmt.Sprint(it.Key()))
+			if k := it.Key(); k.Kind() == reflect.String && !utf8.ValidString(k.String()) {
+				return at + " (the key)", true
+			}
+			if p, bad := notUTF8(it.Value(), at); bad {
+				return p, true
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		for i := 0; i < v.Len() && v.Type().Elem().Kind() != reflect.Uint8; i++ { // bytes go as base64
+			if p, bad := notUTF8(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); bad {
+				return p, true
+			}
+		}
+	case reflect.Struct:
+		for i := range v.NumField() {
+			if f := v.Type().Field(i); (f.IsExported() || f.Anonymous) && f.Tag.Get("json") != "-" {
+				if p, bad := notUTF8(v.Field(i), path+"."+f.Name); bad {
+					return p, true
+				}
+			}
+		}
+	}
+	return "", false
 }

@@ -3,6 +3,7 @@ package hooks_test
 import (
 	"encoding/json"
 	"maps"
+	"math"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -286,4 +287,18 @@ func BenchmarkParseArguments(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+func TestEncodeArgumentsSaysTheCallExactlyOrNotAtAll(t *testing.T) {
+	text, err := hooks.EncodeArguments(map[string]any{"command": "a && b <c>", "n": 1.5})
+	require.NoError(t, err)
+	assert.Equal(t, `{"command":"a && b <c>","n":1.5}`, text, "no HTML escapes: a guard finds what the tool reads")
+	text, err = hooks.EncodeArguments(nil)
+	require.NoError(t, err)
+	assert.Equal(t, "{}", text)
+	_, err = hooks.EncodeArguments(map[string]any{"path": "a\xffb"})
+	require.Error(t, err, "JSON would send U+FFFD: the guard would judge another string")
+	assert.Contains(t, err.Error(), `arguments["path"]`)
+	_, err = hooks.EncodeArguments(map[string]any{"n": math.NaN()})
+	assert.Error(t, err)
 }

@@ -108,8 +108,11 @@ func processEnv() map[string]string {
 // rarely what you want: hand work that outlives the call c.Context (the
 // context the host passed in) or one derived from it. Each hook gets a
 // Context of its own. Config and Env are shared by the whole run: read
-// them, never write them. State and Memo values come back as JSON
-// types (map[string]any, []any, float64, string, bool, nil) after Resume.
+// them, never write them. State and Memo values come back exactly after
+// Resume or Rehydrate, as JSON types (map[string]any, []any, string, bool,
+// nil), a Go number at the top keeping its basic type and nested numbers
+// float64 when exact, else int64 or uint64; Run.Snapshot refuses what it
+// cannot keep.
 //
 // A Context made outside a run (a literal in a test) works too: it has no
 // run id, state or host; Memo runs fn every time, Confirm answers no, and
@@ -160,6 +163,21 @@ func (c *Context) ModelCalls() int {
 		return 0
 	}
 	return int(c.run.modelCalls.Load())
+}
+
+// Continuations returns how many model calls in a row, up to and
+// including the current one, hooks sent the run on to with Continue
+// (ModelResponsePatch.Continue): 0 when the current call answers a user's
+// turn (or is the run's first), 1 when it answers the first continuation,
+// and so on. It is the run's, whichever hook continued: hooks of several
+// settings sets that each bound how often a run may be sent on (Claude
+// Code's Stop, Gemini CLI's AfterAgent) read one streak, so that two of
+// them cannot keep a run going by taking turns.
+func (c *Context) Continuations() int {
+	if c.run == nil {
+		return 0
+	}
+	return int(c.run.continuations.Load())
 }
 
 // State returns the running hook's state for this run: what its BeforeRun
@@ -221,6 +239,14 @@ func (c *Context) Log(args ...any) {
 		return
 	}
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
+}
+
+// Interactive reports whether Confirm can reach a person: the host gave a
+// Host.Confirm. Without one, Confirm answers Host.AutoApprove at once, and
+// a hook that must not act unattended (an approval policy) can refuse
+// instead of taking that answer.
+func (c *Context) Interactive() bool {
+	return c.run != nil && c.run.host.Confirm != nil
 }
 
 // Confirm asks a person and blocks until they answer. Without a

@@ -105,3 +105,70 @@ func TestAContextLiteralIsAContext(t *testing.T) {
 	_, ok := c.Deadline()
 	assert.False(t, ok)
 }
+
+// Continuations counts the run's streak of model calls sent on by
+// Continue, whichever hook continued, and a user's turn resets it.
+func TestContinuationsCountTheRunsStreak(t *testing.T) {
+	var seen []int
+	cont := func(name string, every int) hooks.Funcs {
+		n := 0
+		return hooks.Funcs{HookName: name, AfterModelResponse: func(c *hooks.Context, r hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+			n++
+			if n%every == 0 {
+				msg := "go on"
+				return &hooks.ModelResponsePatch{Continue: &msg}, nil
+			}
+			return nil, nil
+		}}
+	}
+	probe := hooks.Funcs{HookName: "probe", BeforeModelRequest: func(c *hooks.Context, r hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+		seen = append(seen, c.Continuations())
+		return nil, nil
+	}}
+	// Two hooks take turns continuing: a every second reply, c every third.
+	chain, err := hooks.NewChain([]hooks.Hook{probe, cont("a", 2), cont("c", 3)})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	for range 6 {
+		_, err := run.CallModel(context.Background(), hooks.ModelRequest{}, func(*hooks.Context, hooks.ModelRequest) (hooks.ModelResponse, error) {
+			return hooks.ModelResponse{Text: "done"}, nil
+		})
+		require.NoError(t, err)
+	}
+	// a continues replies 2, 4, 6; c continues reply 3 and 6: calls 3, 4, 5
+	// follow continued replies (2, 3, 4), call 6 does not (reply 5 was
+	// final).
+	assert.Equal(t, []int{0, 0, 1, 2, 3, 0}, seen)
+}
+
+// The streak survives a hop: a bound on how often hooks send a run on
+// holds across Snapshot and Rehydrate.
+func TestContinuationsSurviveASnapshot(t *testing.T) {
+	msg := "go on"
+	var seen []int
+	h := hooks.Funcs{HookName: "stop",
+		BeforeModelRequest: func(c *hooks.Context, r hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+			seen = append(seen, c.Continuations())
+			return nil, nil
+		},
+		AfterModelResponse: func(c *hooks.Context, r hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+			return &hooks.ModelResponsePatch{Continue: &msg}, nil
+		}}
+	chain, err := hooks.NewChain([]hooks.Hook{h})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	model := func(*hooks.Context, hooks.ModelRequest) (hooks.ModelResponse, error) {
+		return hooks.ModelResponse{Text: "x"}, nil
+	}
+	for range 3 {
+		data, err := run.Snapshot()
+		require.NoError(t, err)
+		run, err = chain.Rehydrate(hooks.Host{}, data)
+		require.NoError(t, err)
+		_, err = run.CallModel(context.Background(), hooks.ModelRequest{}, model)
+		require.NoError(t, err)
+	}
+	assert.Equal(t, []int{0, 1, 2}, seen)
+}

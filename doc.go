@@ -114,7 +114,8 @@
 //
 // [CommandHooks] turns a settings file's "hooks" list into hooks that run
 // external programs, one JSON envelope on stdin and an optional decision on
-// stdout; [ClaudeCodeHooks] runs hooks written for Claude Code's settings.
+// stdout. Package claudecode runs hooks written for Claude Code's
+// settings, and package geminicli those of Gemini CLI.
 // [Chain.DecideTrust] decides whether a project is trusted: command hooks
 // may deny, the others only recommend.
 package hooks

@@ -414,9 +414,36 @@ type fuzzSnapshotMirror struct {
 	Memo       map[string]map[string]json.RawMessage `json:"memo"`
 }
 
+// fuzzDecodeRaw decodes a state or memo value as documented: each number a
+// float64 if a float64 holds it exactly, else an int64, else a uint64.
 func fuzzDecodeRaw(raw json.RawMessage) any {
+	d := json.NewDecoder(bytes.NewReader(raw))
+	d.UseNumber()
 	var v any
-	_ = json.Unmarshal(raw, &v)
+	_ = d.Decode(&v)
+	return fuzzExactNumbers(v)
+}
+
+func fuzzExactNumbers(v any) any {
+	switch v := v.(type) {
+	case json.Number:
+		f, _ := strconv.ParseFloat(string(v), 64)
+		if i, err := strconv.ParseInt(string(v), 10, 64); err == nil && (f >= 1<<63 || int64(f) != i) {
+			return i
+		}
+		if u, err := strconv.ParseUint(string(v), 10, 64); err == nil && (f >= 1<<64 || uint64(f) != u) {
+			return u
+		}
+		return f
+	case map[string]any:
+		for k, e := range v {
+			v[k] = fuzzExactNumbers(e)
+		}
+	case []any:
+		for i, e := range v {
+			v[i] = fuzzExactNumbers(e)
+		}
+	}
 	return v
 }
 

@@ -3,6 +3,7 @@ package hooks
 import (
 	"context"
 	"fmt"
+	"math"
 )
 
 // BeforeModelRequest runs the BeforeModelRequest hooks in list order on
@@ -13,6 +14,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	if err := ctx.Err(); err != nil {
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
+	r.countContinuation()
 	c := r.pointContext(ctx, BeforeModelRequest, len(r.chain.beforeModel))
 	defer r.release(c)
 	s := beforeModel{hs: r.chain.beforeModel, step: &step}
@@ -27,7 +29,7 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	if step.stop.none() {
-		r.modelCalls.Add(1)
+		r.countModelCall()
 	}
 	return step, nil
 }
@@ -123,7 +125,31 @@ func (r *Run) settle(s afterModel) ModelReply {
 			Err: fmt.Errorf("continue %q ignored: the reply has %d tool call(s)", reply.Continue, len(reply.Response.ToolCalls))})
 		reply.Continue = ""
 	}
+	r.continued.Store(reply.Continue != "")
 	return reply
+}
+
+// countModelCall counts a request let through to the model, saturating
+// at MaxInt64 so that the count never reads negative and a snapshot of it
+// always reads back.
+func (r *Run) countModelCall() {
+	for {
+		n := r.modelCalls.Load()
+		if n == math.MaxInt64 || r.modelCalls.CompareAndSwap(n, n+1) {
+			return
+		}
+	}
+}
+
+// countContinuation counts, as a model call starts, whether hooks sent the
+// run on to it (Continue on the reply before): the streak grows, or a
+// user's turn (or the run's first call) resets it.
+func (r *Run) countContinuation() {
+	if r.continued.Swap(false) {
+		r.continuations.Add(1)
+		return
+	}
+	r.continuations.Store(0)
 }
 
 // afterModel is the walk of AfterModelResponse; reply is the reply as the

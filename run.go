@@ -23,8 +23,12 @@ type Run struct {
 	stateMu sync.Mutex // guards states: any point may set its hook's state (Context.SetState)
 
 	modelCalls atomic.Int64
-	memo       memoTable
-	ended      atomic.Bool
+	// continued: the last reply was sent on with Continue; continuations:
+	// how many model calls in a row, up to the current one, hooks sent on.
+	continued     atomic.Bool
+	continuations atomic.Int64
+	memo          memoTable
+	ended         atomic.Bool
 
 	wraps [2]wrapCount // tool calls, model calls: did the host run them through the wraps?
 

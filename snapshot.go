@@ -4,6 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"math"
+	"unicode/utf8"
 )
 
 // snapshotKind and snapshotVersion mark a run snapshot, so that a foreign
@@ -22,6 +24,16 @@ type snapshotDoc struct {
 	States     map[string]json.RawMessage            `json:"states,omitempty"`
 	Memo       map[string]map[string]json.RawMessage `json:"memo,omitempty"`
 	Ended      bool                                  `json:"ended,omitempty"` // AfterRun has run
+	// The run's streak of continued model calls (Context.Continuations),
+	// and whether the last reply was sent on, so that a bound on how often
+	// hooks send a run on holds across a hop.
+	Continuations int64 `json:"continuations,omitempty"`
+	Continued     bool  `json:"continued,omitempty"`
+	// The basic Go types of states and memo results that are numbers
+	// other than float64 (see snapshot_values.go); readers that do not
+	// know these fields read the numbers as JSON numbers.
+	StateTypes map[string]string            `json:"stateTypes,omitempty"`
+	MemoTypes  map[string]map[string]string `json:"memoTypes,omitempty"`
 }
 
 // Snapshot returns the run's durable state as versioned JSON: its id and
@@ -30,9 +42,21 @@ type snapshotDoc struct {
 // continues from it, in this process or another; Chain.Rehydrate carries
 // it on between the steps of a durable run. A state or memo value that
 // does not marshal to JSON is an error naming the hook.
+//
+// Values come back exactly or not at all: a Go number at the top of a
+// state or memo value keeps its basic type (an int64 stays an int64);
+// numbers inside maps, slices and structs come back as float64 when a
+// float64 holds them exactly, else as int64 or uint64; a number none of
+// them holds is an error naming the hook, the key and where it is. The
+// model-call count saturates at MaxInt64, so a snapshot always reads back.
 func (r *Run) Snapshot() ([]byte, error) {
+	calls := r.modelCalls.Load()
+	if calls < 0 { // the count passed MaxInt64: it saturates, so that the snapshot reads back
+		calls = math.MaxInt64
+	}
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
-		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}, Ended: r.ended.Load()}
+		ModelCalls: calls, States: map[string]json.RawMessage{}, Ended: r.ended.Load(),
+		Continuations: r.continuations.Load(), Continued: r.continued.Load()}
 	r.stateMu.Lock()
 	states := append([]any(nil), r.states...)
 	r.stateMu.Unlock()
@@ -40,22 +64,41 @@ func (r *Run) Snapshot() ([]byte, error) {
 		if s == nil {
 			continue
 		}
-		raw, err := json.Marshal(s)
+		name := r.chain.names[i]
+		raw, typ, err := encodeValue(s, fmt.Sprintf("hooks: snapshot of run %s: state of hook %q", r.id, name))
 		if err != nil {
-			return nil, fmt.Errorf("hooks: snapshot of run %s: state of hook %q: %w", r.id, r.chain.names[i], err)
+			return nil, err
 		}
-		doc.States[r.chain.names[i]] = raw
+		doc.States[name] = raw
+		if typ != "" {
+			if doc.StateTypes == nil {
+				doc.StateTypes = map[string]string{}
+			}
+			doc.StateTypes[name] = typ
+		}
 	}
 	memo := r.memo.snapshot()
 	doc.Memo = make(map[string]map[string]json.RawMessage, len(memo))
 	for h := range memo {
 		doc.Memo[h] = make(map[string]json.RawMessage, len(memo[h]))
 		for key, v := range memo[h] {
-			raw, err := json.Marshal(v)
+			if !utf8.ValidString(key) {
+				return nil, fmt.Errorf("hooks: snapshot of run %s: memo key %q of hook %q is not valid UTF-8 (JSON would change it)", r.id, key, h)
+			}
+			raw, typ, err := encodeValue(v, fmt.Sprintf("hooks: snapshot of run %s: memo %q of hook %q", r.id, key, h))
 			if err != nil {
-				return nil, fmt.Errorf("hooks: snapshot of run %s: memo %q of hook %q: %w", r.id, key, h, err)
+				return nil, err
 			}
 			doc.Memo[h][key] = raw
+			if typ != "" {
+				if doc.MemoTypes == nil {
+					doc.MemoTypes = map[string]map[string]string{}
+				}
+				if doc.MemoTypes[h] == nil {
+					doc.MemoTypes[h] = map[string]string{}
+				}
+				doc.MemoTypes[h][key] = typ
+			}
 		}
 	}
 	return json.Marshal(doc)
@@ -113,19 +156,26 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 	if doc.ModelCalls < 0 {
 		return nil, fmt.Errorf("hooks: corrupt run snapshot: modelCalls is %d", doc.ModelCalls)
 	}
+	if doc.Continuations < 0 || doc.Continuations > doc.ModelCalls {
+		return nil, fmt.Errorf("hooks: corrupt run snapshot: continuations is %d (of %d model calls)", doc.Continuations, doc.ModelCalls)
+	}
 	r := c.newRun(host, doc.RunID, doc.Input)
 	r.modelCalls.Store(doc.ModelCalls)
 	r.ended.Store(doc.Ended)
+	r.continuations.Store(doc.Continuations)
+	r.continued.Store(doc.Continued)
 	for i, name := range c.names {
 		raw, ok := doc.States[name]
 		if !ok {
 			continue
 		}
-		if err := json.Unmarshal(raw, &r.states[i]); err != nil {
+		v, err := decodeValue(raw, doc.StateTypes[name])
+		if err != nil {
 			return nil, fmt.Errorf("hooks: corrupt run snapshot: state of hook %q: %w", name, err)
 		}
+		r.states[i] = v
 	}
-	memo, err := decodeMemo(doc.Memo)
+	memo, err := decodeMemo(doc.Memo, doc.MemoTypes)
 	if err != nil {
 		return nil, err
 	}
@@ -134,13 +184,13 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 }
 
 // decodeMemo reads a snapshot's memo results.
-func decodeMemo(doc map[string]map[string]json.RawMessage) (map[string]map[string]any, error) {
+func decodeMemo(doc map[string]map[string]json.RawMessage, types map[string]map[string]string) (map[string]map[string]any, error) {
 	memo := make(map[string]map[string]any, len(doc))
 	for h, keys := range doc {
 		memo[h] = make(map[string]any, len(keys))
 		for key, raw := range keys {
-			var v any
-			if err := json.Unmarshal(raw, &v); err != nil {
+			v, err := decodeValue(raw, types[h][key])
+			if err != nil {
 				return nil, fmt.Errorf("hooks: corrupt run snapshot: memo %q of hook %q: %w", key, h, err)
 			}
 			memo[h][key] = v

@@ -17,11 +17,11 @@ func argumentsJSON(args map[string]any) (json.RawMessage, error) {
 	if args == nil {
 		return json.RawMessage("{}"), nil
 	}
-	data, err := encodeJSON(args)
+	text, err := hooks.EncodeArguments(args)
 	if err != nil {
 		return nil, fmt.Errorf("the arguments cannot be sent as JSON, so the hooks cannot see the call: %w", err)
 	}
-	return data, nil
+	return json.RawMessage(text), nil
 }
 
 // foldToolInput gives the next handler of a sequential BeforeTool the

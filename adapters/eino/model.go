@@ -82,21 +82,11 @@ func (m *ChatModel) Generate(ctx context.Context, input []*schema.Message, opts 
 	})
 }
 
-// Stream calls the wrapped model's Stream through the hooks. The reply is
-// collected before the AfterModelResponse hooks run, so that they see and
-// may rewrite all of it, and the stream returned replays it as one chunk.
+// Stream calls the wrapped model's Stream through the hooks
+// (hooks.Run.StreamModel): eino reads the chunks while the model answers;
+// see stream.go.
 func (m *ChatModel) Stream(ctx context.Context, input []*schema.Message, opts ...model.Option) (*schema.StreamReader[*schema.Message], error) {
-	msg, err := m.call(ctx, input, newOffer(m.tools, opts), func(msgs []*schema.Message, more []model.Option) (*schema.Message, error) {
-		sr, err := m.inner.Stream(m.innerContext(ctx), msgs, append(slices.Clip(opts), more...)...)
-		if err != nil {
-			return nil, err
-		}
-		return schema.ConcatMessageStream(sr) // closes sr
-	})
-	if err != nil {
-		return nil, err
-	}
-	return schema.StreamReaderFromArray([]*schema.Message{msg}), nil
+	return m.stream(ctx, input, opts...)
 }
 
 // call runs one model call of eino's through the hooks, calling the model

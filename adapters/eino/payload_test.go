@@ -91,7 +91,7 @@ func TestHooksSeeAndChangeModelToolsUsageAndStopReason(t *testing.T) {
 		func() error {
 			sr, err := bound.Stream(ctx, []*schema.Message{schema.UserMessage("hi")}, model.WithModel("main-model"))
 			if err == nil {
-				sr.Close()
+				_, err = schema.ConcatMessageStream(sr) // the reply streams: AfterModelResponse runs once it is read
 			}
 			return err
 		},

@@ -32,22 +32,35 @@ type Agent struct {
 	// The workflow waits for SignalAnswer in any case, and its QueryPending
 	// query shows the question. nil: nobody is told.
 	Ask func(ctx context.Context, q Question)
+	// Store keeps the conversation and tool outputs out of the workflow's
+	// history (a claim check): the workflow then carries one key per step
+	// instead of the conversation, so a run of any length fits Temporal's
+	// limits. Every worker of the task queue must share it. nil: the
+	// conversation travels in the history, as it grows (fine for short
+	// runs; a long one reaches Temporal's 2 MB payload limit).
+	Store Store
 }
 
 // Question is a prompt a durable run waits on, and where to answer it.
 type Question struct {
+	// ID names this question and no other, across the run's executions:
+	// an answer names it. Asked again after a crash, a question keeps its
+	// ID, so a chat or ticket system can post it once.
+	ID         string
 	WorkflowID string
 	Prompt     hooks.Prompt
 }
 
-// Answer is a person's answer to a Question, sent to the workflow as the
-// SignalAnswer signal. Prompt must be the question's, so that a stale
-// answer is not taken for another question.
+// Answer is a person's answer to a Question (SendAnswer). QuestionID must
+// be the waiting question's: an answer to an unknown question, one already
+// answered, or one no longer waited on is refused, so a double click or a
+// retried request never approves the next question, even an identical one.
 type Answer struct {
-	Prompt   hooks.Prompt
-	Approved bool
-	Reason   string // why: a refusal carries it to the model
-	By       string // who answered, for the trace
+	QuestionID string
+	Prompt     hooks.Prompt // the question's, for the trace (runs from before questions had ids match on it)
+	Approved   bool
+	Reason     string // why: a refusal carries it to the model
+	By         string // who answered, for the trace
 }
 
 // The names the workflow and its steps are registered under.
@@ -57,8 +70,13 @@ const (
 	ActivityModel = "hooks.Model"
 	ActivityTool  = "hooks.Tool"
 	ActivityEnd   = "hooks.End"
-	SignalAnswer  = "hooks.answer"  // carries an Answer
-	QueryPending  = "hooks.pending" // returns the *Question waited on, or nil
+	ActivityAsk   = "hooks.Ask"    // tells Agent.Ask of a question, from the workflow
+	SignalAnswer  = "hooks.answer" // carries an Answer; one for a question not waiting is dropped
+	// UpdateAnswer carries an Answer and says whether it was taken: its
+	// validator refuses an answer to a question that is not waiting.
+	UpdateAnswer = "hooks.answerQuestion"
+	QueryPending = "hooks.pending" // returns the *Question waited on, or nil
+	QueryRun     = "hooks.run"     // returns a RunStatus: where the run is
 )
 
 // errTypeMaxTurns is the error type of a run that reached its MaxTurns.
@@ -71,16 +89,24 @@ func Register(r worker.Registry, agent *Agent) error {
 		return errors.New("temporal: Register needs an Agent with a Model")
 	}
 	r.RegisterWorkflowWithOptions(Workflow, workflow.RegisterOptions{Name: WorkflowName})
-	a := &activities{agent: agent}
+	a := &activities{agent: agent, conv: &convCache{}}
 	r.RegisterActivityWithOptions(a.Start, activity.RegisterOptions{Name: ActivityStart})
 	r.RegisterActivityWithOptions(a.Model, activity.RegisterOptions{Name: ActivityModel})
 	r.RegisterActivityWithOptions(a.Tool, activity.RegisterOptions{Name: ActivityTool})
 	r.RegisterActivityWithOptions(a.End, activity.RegisterOptions{Name: ActivityEnd})
+	r.RegisterActivityWithOptions(a.Ask, activity.RegisterOptions{Name: ActivityAsk})
 	return nil
 }
 
-// SendAnswer sends a person's answer to the durable run workflowID, which
-// waits for it (QueryPending says on what).
+// SendAnswer gives a person's answer to the durable run workflowID, as
+// the UpdateAnswer update: it returns once the run has taken it, or an
+// error if the run refused it (the question it names is not waiting: an
+// unknown id, answered already, or stale).
 func SendAnswer(ctx context.Context, c client.Client, workflowID string, a Answer) error {
-	return c.SignalWorkflow(ctx, workflowID, "", SignalAnswer, a)
+	h, err := c.UpdateWorkflow(ctx, client.UpdateWorkflowOptions{WorkflowID: workflowID, UpdateName: UpdateAnswer,
+		Args: []any{a}, WaitForStage: client.WorkflowUpdateStageCompleted})
+	if err != nil {
+		return err
+	}
+	return h.Get(ctx, nil)
 }

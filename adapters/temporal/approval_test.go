@@ -64,9 +64,10 @@ func waitForEvents(t *testing.T, id string, done func(events []*historypb.Histor
 	t.Fatalf("the history of %s ended before the test saw what it waited for", id)
 }
 
-// waitingForSignal says whether the workflow has taken in the result of
-// its first tool step (the one that asked) and gone back to waiting: a
-// completed hooks.Tool activity, then a completed workflow task.
+// waitingForSignal says whether the workflow has posted its first
+// question and gone back to waiting: a completed hooks.Ask activity (the
+// workflow posts the question once the step that asked has returned), then
+// a completed workflow task.
 func waitingForSignal(events []*historypb.HistoryEvent) bool {
 	scheduled := map[int64]string{}
 	sawTool := false
@@ -76,7 +77,7 @@ func waitingForSignal(events []*historypb.HistoryEvent) bool {
 			scheduled[e.GetEventId()] = e.GetActivityTaskScheduledEventAttributes().GetActivityType().GetName()
 		case enumspb.EVENT_TYPE_ACTIVITY_TASK_COMPLETED:
 			id := e.GetActivityTaskCompletedEventAttributes().GetScheduledEventId()
-			sawTool = sawTool || scheduled[id] == durable.ActivityTool
+			sawTool = sawTool || scheduled[id] == durable.ActivityAsk
 		case enumspb.EVENT_TYPE_WORKFLOW_TASK_COMPLETED:
 			if sawTool {
 				return true
@@ -111,7 +112,7 @@ func TestAJSGuardWaitsForAPersonAcrossAWorkerRestart(t *testing.T) {
 	assert.Equal(t, q.Prompt, pending.Prompt)
 
 	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "approval",
-		durable.Answer{Prompt: q.Prompt, Approved: false, Reason: "not on a Friday", By: "alice"}))
+		durable.Answer{QuestionID: q.ID, Approved: false, Reason: "not on a Friday", By: "alice"}))
 	out := wait(t, run)
 
 	assert.Equal(t, hooks.Message{Role: "tool", Text: "refused by the user: not on a Friday", ToolCallID: "c1"}, out.Messages[2])

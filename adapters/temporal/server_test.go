@@ -11,6 +11,9 @@ import (
 var server *temporaltest.TestServer
 
 func TestMain(m *testing.M) {
+	if os.Getenv(workerEnv) != "" { // a worker process that a test kills
+		os.Exit(runChildWorker())
+	}
 	server = temporaltest.NewServer()
 	code := m.Run()
 	server.Stop()

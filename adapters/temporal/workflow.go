@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/rienda/hooks"
@@ -33,16 +34,63 @@ type Input struct {
 	// with backoff, for ever). Errors of a hook that failed the run are
 	// never retried.
 	Retry *sdk.RetryPolicy
+	// Options are the activity options by kind of step and by tool:
+	// timeouts, retry policy, heartbeat timeout, task queue, summary.
+	Options Options
+	// Conversation starts the run on a conversation in the Agent's Store
+	// (StoreConversation) instead of Messages: one too long for a
+	// workflow's input.
+	Conversation string
+	// ContinueAsNewTurns continues the run as a new workflow execution
+	// (the same workflow id) after this many model calls in one
+	// execution, carrying the run's snapshot and conversation; 0: only on
+	// the server's suggestion or past ContinueAsNewBytes.
+	ContinueAsNewTurns int
+	// ContinueAsNewBytes continues the run as new once the execution's
+	// history passes this size; 0: DefaultContinueAsNewBytes.
+	ContinueAsNewBytes int
+	// SearchAttributes keeps the search attributes SearchWaiting and
+	// SearchTools up to date; they must be registered on the namespace.
+	SearchAttributes bool
+	// Carried is set by the workflow itself when it continues as new; a
+	// client leaves it nil.
+	Carried *Carried
+}
+
+// DefaultContinueAsNewBytes is the history size past which a run
+// continues as new when Input.ContinueAsNewBytes is zero: well under
+// Temporal's 50 MB limit, and the size from which the server suggests it.
+const DefaultContinueAsNewBytes = 4 << 20
+
+// Carried is what a run that continues as new carries to its next
+// workflow execution: where it was.
+type Carried struct {
+	Snapshot     json.RawMessage // the run's snapshot: hook states, memo, model calls
+	Conversation string          // the stored conversation's key, with a Store
+	Messages     []hooks.Message // the conversation, without a Store
+	Turns        int
+	Output       string
+	Steps        []Step
+	Continued    int // executions before this one
 }
 
 // Output is where a durable run stopped.
 type Output struct {
-	Output   string          // the final reply's text, or the output of a hook's End
-	Ended    bool            // a hook ended the run
-	Turns    int             // model calls, those a hook answered included
-	Messages []hooks.Message // the conversation: Input's messages, then the turns
-	Steps    []Step          // what happened, in order: the trace of the run
-	Snapshot json.RawMessage // the run's last snapshot (hook states, memo, model calls)
+	Output string // the final reply's text, or the output of a hook's End
+	Ended  bool   // a hook ended the run
+	Turns  int    // model calls, those a hook answered included
+	// Messages is the conversation (Input's messages, then the turns) of a
+	// run whose Agent has no Store. With a Store it is empty, and the
+	// conversation is under the key Conversation (LoadConversation): the
+	// result does not repeat it.
+	Messages     []hooks.Message
+	Conversation string
+	Steps        []Step // what happened, in order: the trace of the run (tool results are not quoted)
+	// Snapshot is the run's last snapshot (hook states, memo, model
+	// calls); with a Store, one past SnapshotInlineMax is there, and this
+	// is its key as a JSON string (OpenSnapshot reads either).
+	Snapshot  json.RawMessage
+	Continued int // times the run continued as new
 }
 
 // Step is one line of a durable run's trace.
@@ -59,7 +107,25 @@ type flow struct {
 	out     Output
 	snap    json.RawMessage
 	pending *Question
+	// conv is the key of the stored conversation; "" when the workflow
+	// carries it in out.Messages (an Agent without a Store).
+	conv string
+	// version is the workflow code's version this execution runs
+	// (workflow.GetVersion): executions started before a change replay
+	// as they ran.
+	version workflow.Version
+	turns   int // model calls in this execution
+
+	questionsVersion workflow.Version // 1: questions have ids, answers are updates
+	asked            int              // questions asked in this execution
+	answered         bool             // the pending question has its answer
+	answers          workflow.Channel // answers the update handler took
+	tools            []string         // tools the run used (SearchTools), in this execution
 }
+
+// changeContinueAsNew names the change that made runs continue as new;
+// executions recorded before it never do.
+const changeContinueAsNew = "hooks.continue-as-new"
 
 // Workflow is the agent loop as a Temporal workflow: every model call and
 // every tool call is an activity that runs the hooks on the run the
@@ -69,26 +135,26 @@ type flow struct {
 // is cancelled.
 func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	f := &flow{ctx: ctx, in: in}
-	if err := workflow.SetQueryHandler(ctx, QueryPending, func() (*Question, error) { return f.pending, nil }); err != nil {
+	if err := f.setHandlers(); err != nil {
 		return Output{}, err
 	}
-	if err := f.start(); err != nil {
+	f.version = workflow.GetVersion(ctx, changeContinueAsNew, workflow.DefaultVersion, 1)
+	f.questionsVersion = workflow.GetVersion(ctx, changeQuestionIDs, workflow.DefaultVersion, 1)
+	if c := in.Carried; c != nil {
+		f.snap, f.conv, f.out.Messages = c.Snapshot, c.Conversation, c.Messages
+		f.out.Turns, f.out.Output, f.out.Steps, f.out.Continued = c.Turns, c.Output, c.Steps, c.Continued
+	} else if err := f.start(); err != nil {
 		return f.out, err // no run, or one whose AfterRun has run
 	}
 	err := f.loop()
+	if workflow.IsContinueAsNewError(err) {
+		return Output{}, err
+	}
 	if endErr := f.end(err); err == nil {
 		err = endErr
 	}
-	f.out.Snapshot = f.snap
+	f.out.Snapshot, f.out.Conversation = f.snap, f.conv
 	return f.out, err
-}
-
-func (f *flow) options(ctx workflow.Context) workflow.Context {
-	timeout := f.in.StepTimeout
-	if timeout <= 0 {
-		timeout = DefaultStepTimeout
-	}
-	return workflow.WithActivityOptions(ctx, workflow.ActivityOptions{StartToCloseTimeout: timeout, RetryPolicy: f.in.Retry})
 }
 
 func (f *flow) trace(kind, format string, args ...any) {
@@ -106,11 +172,11 @@ func (o *endOutput) waiting() *suspension   { return o.Suspension }
 // call runs a step until it does not wait for a person: after each
 // suspension it waits for the answer and runs the step again with every
 // answer given so far in this step.
-func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answer, s *suspension) any, out suspendable) error {
+func (f *flow) call(ctx workflow.Context, name, tool string, input func(answers []Answer, s *suspension) any, out suspendable) error {
 	var answers []Answer
 	var last *suspension
 	for {
-		if err := workflow.ExecuteActivity(f.options(ctx), name, input(answers, last)).Get(ctx, out); err != nil {
+		if err := workflow.ExecuteActivity(f.stepOptions(ctx, name, tool), name, f.withAsks(input(answers, last))).Get(ctx, out); err != nil {
 			return err
 		}
 		if last = out.waiting(); last == nil {
@@ -124,47 +190,25 @@ func (f *flow) call(ctx workflow.Context, name string, input func(answers []Answ
 	}
 }
 
-// await waits, as long as it takes, for a person's answer to p.
-func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
-	f.pending = &Question{WorkflowID: workflow.GetInfo(ctx).WorkflowExecution.ID, Prompt: p}
-	defer func() { f.pending = nil }()
-	f.trace("wait", "%s: %s", p.Title, p.Body)
-	answers := workflow.GetSignalChannel(ctx, SignalAnswer)
-	for {
-		var a Answer
-		sel := workflow.NewSelector(ctx)
-		sel.AddReceive(answers, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &a) })
-		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
-		sel.Select(ctx)
-		if err := ctx.Err(); err != nil {
-			return Answer{}, err
-		}
-		if a.Prompt != p {
-			workflow.GetLogger(ctx).Warn("answer to another prompt ignored", "prompt", a.Prompt.Title, "waiting for", p.Title)
-			continue
-		}
-		verdict := "no"
-		if a.Approved {
-			verdict = "yes"
-		}
-		f.trace("answer", "%s by %q: %s", verdict, a.By, a.Reason)
-		return a, nil
-	}
-}
-
 func (f *flow) start() error {
 	runID := f.in.RunID
 	if runID == "" {
 		runID = workflow.GetInfo(f.ctx).WorkflowExecution.ID
 	}
 	var out startOutput
-	err := f.call(f.ctx, ActivityStart, func(answers []Answer, _ *suspension) any {
-		return startInput{RunID: runID, Input: f.in.Input, Answers: answers}
+	err := f.call(f.ctx, ActivityStart, "", func(answers []Answer, _ *suspension) any {
+		return startInput{RunID: runID, Input: f.in.Input, Answers: answers, Messages: f.in.Messages, Conversation: f.in.Conversation}
 	}, &out)
 	if err != nil {
 		return err
 	}
-	f.snap = out.Snapshot
+	f.snap, f.conv = out.Snapshot, out.Conversation
+	if f.conv == "" {
+		f.out.Messages = slices.Clone(f.in.Messages)
+		if len(f.out.Messages) == 0 {
+			f.out.Messages = []hooks.Message{{Role: "user", Text: f.in.Input}}
+		}
+	}
 	f.trace("start", "run %s", runID)
 	return nil
 }
@@ -182,7 +226,7 @@ func (f *flow) end(runErr error) error {
 		end.Outcome, end.Reason = hooks.Failed, runErr.Error()
 	}
 	var out endOutput
-	err := f.call(ctx, ActivityEnd, func(answers []Answer, _ *suspension) any {
+	err := f.call(ctx, ActivityEnd, "", func(answers []Answer, _ *suspension) any {
 		return endInput{Snapshot: f.snap, End: end, Answers: answers}
 	}, &out)
 	if err != nil {

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/rienda/hooks/geminicli"
 )
 
@@ -133,15 +134,13 @@ var dialects = map[kind]dialect{
 	}},
 }
 
-// claudeHooks reads Claude Code settings. (When package claudecode lands,
-// this is claudecode.Hooks with claudecode.ToolNames and
-// claudecode.Diagnostics.)
+// claudeHooks reads Claude Code settings with package claudecode.
 func claudeHooks(data []byte, names map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error) {
-	opts := []hooks.ClaudeOption{hooks.ClaudeDiagnostics(diag)}
+	opts := []claudecode.Option{claudecode.Diagnostics(diag)}
 	if len(names) > 0 {
-		opts = append(opts, hooks.ClaudeToolNames(names))
+		opts = append(opts, claudecode.ToolNames(names))
 	}
-	return hooks.ClaudeCodeHooks(data, opts...)
+	return claudecode.Hooks(data, opts...)
 }
 
 // settingsHooks reads the settings file at path as kind k.

@@ -7,7 +7,7 @@
 // temporary project folder (removed on exit), which is the run's workdir:
 // the scripts find each other through $CLAUDE_PROJECT_DIR, as they do
 // under Claude Code. The host's tools are named "fetch" and "shell";
-// hooks.ClaudeToolNames shows them to the scripts as WebFetch and Bash.
+// claudecode.ToolNames shows them to the scripts as WebFetch and Bash.
 //
 //	go run ./examples/claudecode
 package main
@@ -24,6 +24,7 @@ import (
 	"syscall"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 )
 
 func main() {
@@ -71,7 +72,7 @@ func run(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	hs, err := hooks.ClaudeCodeHooks(settings, hooks.ClaudeToolNames(toolNames))
+	hs, err := claudecode.Hooks(settings, claudecode.ToolNames(toolNames))
 	if err != nil {
 		return err
 	}

@@ -3,6 +3,7 @@ package adapt
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"slices"
 	"sync"
@@ -35,6 +36,12 @@ type Provider[P, M any, R comparable] interface {
 	ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]M, error)
 }
 
+// Streamer is a Provider that can stream a call: Stream is Call, with the
+// reply's chunks passed to yield as they come.
+type Streamer[P any, R comparable] interface {
+	Stream(c *hooks.Context, params P, req hooks.ModelRequest, yield func(hooks.Chunk) error) (R, hooks.ModelResponse, error)
+}
+
 // ToolRunner runs one tool call: id is the call's ID, args the JSON
 // ForTool chose. c is the tool's hooks context.
 type ToolRunner func(c *hooks.Context, id string, args json.RawMessage) (hooks.ToolResult, error)
@@ -45,6 +52,7 @@ type Loop struct {
 	MaxTurns int                                  // model calls per Run (> 0)
 	Parallel int                                  // tool calls of one reply run at once; < 2: one after another
 	IDPrefix string                               // the start of IDs made for a hook's tool calls
+	Deliver  func(hooks.Chunk) error              // non-nil: stream every model call to it (the Provider is a Streamer)
 }
 
 // Result is where a loop stopped; see the adapters' Result.
@@ -63,13 +71,7 @@ func Run[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R
 	for res.Turns < l.MaxTurns {
 		params = p.WithMessages(params, res.Messages)
 		var reply R
-		step, err := run.CallModel(ctx, p.Request(params), func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
-			var resp hooks.ModelResponse
-			var err error
-			// c.Context, never c: an SDK may keep its context past this call.
-			reply, resp, err = p.Call(c.Context, params, req)
-			return resp, err
-		})
+		step, err := callModel(ctx, l, p, run, params, &reply)
 		res.Turns++
 		if err != nil {
 			return res, err
@@ -108,6 +110,28 @@ func Run[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R
 		res.Messages = append(res.Messages, msgs...)
 	}
 	return res, maxTurns
+}
+
+// callModel makes one model call through the hooks, streamed to
+// l.Deliver when it is set; reply is the provider's.
+func callModel[P, M any, R comparable](ctx context.Context, l Loop, p Provider[P, M, R], run *hooks.Run, params P, reply *R) (hooks.ModelReply, error) {
+	if l.Deliver != nil {
+		s, ok := p.(Streamer[P, R])
+		if !ok {
+			return hooks.ModelReply{}, errors.New("the loop's provider cannot stream")
+		}
+		return run.StreamModel(ctx, p.Request(params), func(c *hooks.Context, req hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
+			r, resp, err := s.Stream(c, params, req, yield)
+			*reply = r
+			return resp, err
+		}, l.Deliver)
+	}
+	return run.CallModel(ctx, p.Request(params), func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		// c.Context, never c: an SDK may keep its context past this call.
+		r, resp, err := p.Call(c.Context, params, req)
+		*reply = r
+		return resp, err
+	})
 }
 
 // callTools runs a reply's tool calls through the hooks, up to l.Parallel

@@ -21,10 +21,3 @@ func TestClosest(t *testing.T) {
 		assert.False(t, ok, word)
 	}
 }
-
-func TestDistance(t *testing.T) {
-	assert.Equal(t, 0, Distance("a", "a"))
-	assert.Equal(t, 1, Distance("modle", "model"))
-	assert.Equal(t, 3, Distance("aftertoolexecution", "aftertoolexecute"))
-	assert.Equal(t, 3, Distance("", "abc"))
-}

@@ -1,0 +1,39 @@
+package openai_test
+
+import (
+	"context"
+	"encoding/json"
+	"testing"
+
+	"github.com/rienda/hooks"
+	hooksopenai "github.com/rienda/hooks/adapters/openai"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestLoopRunStreamStreamsEveryTurnThroughTheHooks(t *testing.T) {
+	api := newSSEAPI(t, "/v1/chat/completions")
+	turns := [][]string{
+		chatEvents([]string{"Reading."}, call{"call_1", "read", `{"path":"notes.txt"}`}),
+		chatEvents(split("The key is "+secret+".", 4)),
+	}
+	n := 0
+	api.next = func() []string { n++; return turns[n-1] }
+	got := newReceived()
+	var read []string
+	run := startRun(t, redactor{})
+	loop := hooksopenai.Loop{Completions: &api.client.Chat.Completions, Tools: map[string]hooksopenai.Tool{
+		"read": func(_ context.Context, args json.RawMessage) (hooks.ToolResult, error) {
+			read = append(read, string(args))
+			return hooks.ToolResult{Text: "sk notes"}, nil
+		}}}
+	res, err := loop.RunStream(context.Background(), run, userParams("read my notes"), got.deliver)
+	require.NoError(t, err)
+	assert.Equal(t, []string{`{"path":"notes.txt"}`}, read)
+	assert.Equal(t, 2, res.Turns)
+	assert.Equal(t, "Reading.The key is [REDACTED].", got.text.String())
+	assert.Equal(t, "The key is [REDACTED].", res.Output)
+	raw, err := json.Marshal(res.Messages)
+	require.NoError(t, err)
+	assert.NotContains(t, string(raw), secret)
+}

@@ -1,0 +1,134 @@
+package temporal
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/rienda/hooks"
+	"go.temporal.io/sdk/workflow"
+)
+
+// changeQuestionIDs names the change that gave questions ids, answered by
+// an update and posted from the workflow; executions recorded before it
+// match answers on the prompt and ask inside the step.
+const changeQuestionIDs = "hooks.question-ids"
+
+// RunStatus is where a durable run is: the QueryRun query's answer.
+type RunStatus struct {
+	Turns        int             // model calls so far
+	Continued    int             // executions before this one (continue-as-new)
+	Pending      *Question       // the question the run waits on, or nil
+	Steps        []Step          // the trace so far
+	Snapshot     json.RawMessage // the run's snapshot: hook states, memo, model calls
+	Conversation string          // the stored conversation's key, with a Store
+}
+
+// setHandlers registers the queries and the answer update.
+func (f *flow) setHandlers() error {
+	f.answers = workflow.NewBufferedChannel(f.ctx, 1)
+	if err := workflow.SetQueryHandler(f.ctx, QueryPending, func() (*Question, error) { return f.pending, nil }); err != nil {
+		return err
+	}
+	if err := workflow.SetQueryHandler(f.ctx, QueryRun, func() (RunStatus, error) {
+		return RunStatus{Turns: f.out.Turns, Continued: f.out.Continued, Pending: f.pending, Steps: f.out.Steps,
+			Snapshot: f.snap, Conversation: f.conv}, nil
+	}); err != nil {
+		return err
+	}
+	return workflow.SetUpdateHandlerWithOptions(f.ctx, UpdateAnswer,
+		func(ctx workflow.Context, a Answer) error {
+			f.answered = true
+			f.answers.Send(ctx, a)
+			return nil
+		}, workflow.UpdateHandlerOptions{Validator: f.validate})
+}
+
+// validate refuses an answer to a question that is not waiting; it only
+// reads the workflow's state, as a validator must.
+func (f *flow) validate(_ workflow.Context, a Answer) error {
+	switch {
+	case f.pending == nil:
+		return fmt.Errorf("temporal: no question is waiting for an answer (question %q is unknown, answered or stale)", a.QuestionID)
+	case f.pending.ID == "" && a.Prompt != f.pending.Prompt: // an execution from before questions had ids
+		return fmt.Errorf("temporal: the answer is to prompt %q; the run waits on %q", a.Prompt.Title, f.pending.Prompt.Title)
+	case f.pending.ID != "" && a.QuestionID != f.pending.ID:
+		return fmt.Errorf("temporal: question %q is not waiting for an answer (unknown, answered or stale); the run waits on %q", a.QuestionID, f.pending.ID)
+	case f.answered:
+		return fmt.Errorf("temporal: question %q has been answered", a.QuestionID)
+	}
+	return nil
+}
+
+// withAsks marks a step's input so that the step does not tell Agent.Ask
+// itself: the workflow posts the question (ActivityAsk) once the step has
+// returned.
+func (f *flow) withAsks(in any) any {
+	if f.questionsVersion < 1 {
+		return in
+	}
+	switch in := in.(type) {
+	case startInput:
+		in.WorkflowAsks = true
+		return in
+	case modelInput:
+		in.WorkflowAsks = true
+		return in
+	case toolInput:
+		in.WorkflowAsks = true
+		return in
+	case endInput:
+		in.WorkflowAsks = true
+		return in
+	}
+	return in
+}
+
+// await waits, as long as it takes, for a person's answer to p: by the
+// answer update, or a signal naming the question.
+func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
+	info := workflow.GetInfo(ctx)
+	q := &Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p}
+	if f.questionsVersion >= 1 {
+		f.asked++
+		q.ID = fmt.Sprintf("%s/%d", info.WorkflowExecution.RunID, f.asked)
+	}
+	f.pending, f.answered = q, false
+	f.searchWaiting(true)
+	defer func() { f.pending = nil; f.searchWaiting(false) }()
+	f.trace("wait", "%s: %s", p.Title, p.Body)
+	if q.ID != "" {
+		if err := workflow.ExecuteActivity(f.stepOptions(ctx, ActivityAsk, ""), ActivityAsk, *q).Get(ctx, nil); err != nil && ctx.Err() == nil {
+			workflow.GetLogger(ctx).Warn("telling Agent.Ask failed; the run waits for the answer anyway", "question", q.ID, "error", err)
+		}
+	}
+	signals := workflow.GetSignalChannel(ctx, SignalAnswer)
+	for {
+		var a Answer
+		took := false
+		sel := workflow.NewSelector(ctx)
+		sel.AddReceive(f.answers, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &a); took = true })
+		sel.AddReceive(signals, func(c workflow.ReceiveChannel, _ bool) {
+			c.Receive(ctx, &a)
+			if err := f.validate(ctx, a); err != nil {
+				workflow.GetLogger(ctx).Warn("answer signal dropped", "error", err)
+				return
+			}
+			f.answered, took = true, true
+		})
+		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
+		sel.Select(ctx)
+		if err := ctx.Err(); err != nil {
+			return Answer{}, err
+		}
+		if !took {
+			continue
+		}
+		a.Prompt = p // the answer is to this question, whatever prompt it quotes
+		verdict := "no"
+		if a.Approved {
+			verdict = "yes"
+		}
+		f.trace("answer", "%s by %q: %s", verdict, a.By, a.Reason)
+		return a, nil
+	}
+}

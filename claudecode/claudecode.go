@@ -1,0 +1,218 @@
+// Package claudecode runs the command hooks of a Claude Code settings
+// file, unchanged, as hooks of a github.com/rienda/hooks chain: the
+// scripts people wrote for Claude Code (and for the tools that read the
+// same shapes) read the same JSON on stdin, and their exit codes and JSON
+// output decide as Claude Code's do, under the chain's policies and
+// guarantees.
+//
+//	user, err := claudecode.Hooks(userSettings, claudecode.NamePrefix("user:"))
+//	project, err := claudecode.Hooks(projectSettings, claudecode.NamePrefix("project:"),
+//		claudecode.ToolNames(map[string]string{"shell": "Bash"}))
+//	chain, err := hooks.NewChain(append(user, project...))
+//
+// It is built on the root package's public API only (Context.State for
+// per-run state, Context.Diagnose, hooks.FailClosed), as any dialect
+// written outside this repository can be. docs/claudecode.md has every
+// event and field, and where this differs from Claude Code.
+package claudecode
+
+import (
+	"fmt"
+	"log/slog"
+	"time"
+
+	"github.com/rienda/hooks"
+)
+
+// Claude Code hook limits.
+const (
+	// DefaultTimeout is a handler's timeout when it sets none, as Claude
+	// Code's documentation gives it.
+	DefaultTimeout = 600 * time.Second
+	// DefaultStopContinuations is how many times in a row Stop handlers
+	// may send a run on before their request is refused (see
+	// StopContinuations).
+	DefaultStopContinuations = 3
+)
+
+// Option configures Hooks. Values are made by this package's constructors
+// (ToolNames, NamePrefix, Diagnostics, StopContinuations); callers only
+// pass them on.
+type Option interface{ apply(*options) }
+
+type options struct {
+	toClaude      map[string]string // host tool name -> Claude tool name
+	prefix        string
+	diagnostics   func(hooks.Diagnostic)
+	continuations int
+	bad           error // an option given a value it cannot take
+}
+
+type optionFunc func(*options)
+
+func (f optionFunc) apply(o *options) { f(o) }
+
+// ToolNames maps the host's tool names to Claude Code's ("shell" ->
+// "Bash"), so that scripts written for Claude Code see the names they test
+// for: tool_name on stdin is the Claude name. A matcher matches a call when
+// it matches either name, so settings may name the host's tools too. A
+// tool missing from the map keeps its own name. An empty name on either
+// side is an error of Hooks.
+func ToolNames(names map[string]string) Option {
+	return optionFunc(func(o *options) {
+		o.toClaude = make(map[string]string, len(names))
+		for host, claude := range names {
+			if host == "" || claude == "" {
+				o.bad = fmt.Errorf("claudecode: ToolNames: empty tool name in %q -> %q", host, claude)
+			}
+			o.toClaude[host] = claude
+		}
+	})
+}
+
+// NamePrefix sets what the hooks' names start with (default "claude:",
+// giving "claude:PreToolUse"), so that the hooks of user-level and
+// project-level settings can share one chain: a chain refuses two hooks of
+// one name.
+func NamePrefix(prefix string) Option {
+	return optionFunc(func(o *options) { o.prefix = prefix })
+}
+
+// Diagnostics sends the load-time diagnostics (an event or a handler type
+// this library does not run, skipped; an unknown key, with the key it
+// resembles) to fn instead of slog. What goes wrong while a run runs goes
+// to the chain's diagnostics (hooks.WithDiagnostics), like any hook's.
+func Diagnostics(fn func(hooks.Diagnostic)) Option {
+	return optionFunc(func(o *options) { o.diagnostics = fn })
+}
+
+// StopContinuations bounds how many times in a row the Stop handlers of
+// one settings set may send a run on (default DefaultStopContinuations):
+// a Stop script that ignores stop_hook_active would otherwise keep a run
+// going forever. Past the bound the reply stands as final and a
+// diagnostic says so. n <= 0 means no continuation at all.
+func StopContinuations(n int) Option {
+	return optionFunc(func(o *options) { o.continuations = max(n, 0) })
+}
+
+// Hooks returns hooks that run the command hooks of a Claude Code settings
+// file, unchanged, in a hooks chain: one Hook per event that has a
+// handler, named "<prefix><event>" ("claude:PreToolUse"), in the order
+// SessionStart, UserPromptSubmit, PreToolUse, PostToolUse,
+// PostToolUseFailure, Stop, SessionEnd.
+//
+// settings is a whole settings.json (keys other than "hooks" are ignored;
+// "disableAllHooks": true gives no hook) or its "hooks" object alone. A
+// malformed entry is an error naming the event and the index
+// (hooks.PreToolUse[0].hooks[1]). An event this library does not run
+// (Notification, PreCompact, …), a handler whose type is not "command"
+// (prompt, agent, http, mcp_tool), and an unknown key ("matchers",
+// "timeOut", a top-level "hook") are load-time diagnostics naming them, the
+// last with the key it resembles (see Diagnostics), never an error: the
+// settings load as Claude Code loads them.
+//
+// The events run at these points: SessionStart at BeforeRun (source
+// "startup", or "resume"); UserPromptSubmit at a BeforeModelRequest whose
+// last message is the user's (not one a Stop handler of the same settings
+// sent); PreToolUse at BeforeToolExecute; PostToolUse, or
+// PostToolUseFailure for an error result, at AfterToolExecute; Stop at the
+// AfterModelResponse of a reply without tool calls; SessionEnd at
+// AfterRun, its reason the outcome.
+//
+// A "command" runs with sh -c, as in Claude Code ("args", when given,
+// runs the command without a shell), in Host.Workdir, with the run's
+// environment plus CLAUDE_PROJECT_DIR (the workdir), for at most "timeout"
+// seconds (default 600), in a process group that is killed with what it
+// started at the timeout, on cancellation and when the command exits; its
+// stdin is closed once the JSON input is written. Exit 2 blocks with
+// stderr as the reason, whatever stdout held; exit 0 with stdout that
+// starts with "{" and parses is a decision, its names read exactly as
+// JSON.parse reads them; any other exit, a timeout or a command that
+// cannot start is a diagnostic and the call goes on (fail open), unless
+// the handler sets "failClosed": true, which then refuses a tool call.
+// Output too large to read never lets a tool call through: see
+// docs/claudecode.md for what each event does with it.
+//
+// Per-run state (SessionStart's context, an end asked for, Stop's
+// continuations and stop_hook_active) is each hook's hooks.Context state,
+// so Run.Snapshot carries it and Chain.Resume and Chain.Rehydrate restore
+// it.
+func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
+	o := options{prefix: "claude:", continuations: DefaultStopContinuations}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.apply(&o)
+		}
+	}
+	if o.bad != nil {
+		return nil, o.bad
+	}
+	if o.diagnostics == nil {
+		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
+	}
+	events, err := parseSettings(settings, o.diagnostics)
+	if err != nil {
+		return nil, err
+	}
+	s := &set{opts: o, hasStop: len(events["Stop"]) > 0}
+	var out []hooks.Hook
+	for _, ev := range eventOrder {
+		if hs := events[ev]; len(hs) > 0 {
+			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s})
+		}
+	}
+	return out, nil
+}
+
+// eventPoints maps the Claude Code events this library runs to their point.
+var eventPoints = map[string]hooks.Point{
+	"SessionStart":       hooks.BeforeRun,
+	"UserPromptSubmit":   hooks.BeforeModelRequest,
+	"PreToolUse":         hooks.BeforeToolExecute,
+	"PostToolUse":        hooks.AfterToolExecute,
+	"PostToolUseFailure": hooks.AfterToolExecute,
+	"Stop":               hooks.AfterModelResponse,
+	"SessionEnd":         hooks.AfterRun,
+}
+
+// eventOrder is the order of the hooks Hooks returns.
+var eventOrder = []string{"SessionStart", "UserPromptSubmit", "PreToolUse",
+	"PostToolUse", "PostToolUseFailure", "Stop", "SessionEnd"}
+
+// hook runs the handlers of one event of one settings file.
+type hook struct {
+	name     string
+	event    string
+	point    hooks.Point
+	handlers []*handler
+	set      *set
+}
+
+// Name is "<prefix><event>".
+func (h *hook) Name() string { return h.name }
+
+// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
+// makes itself, so that the next handler still runs; the hook's own error
+// is a cancellation, or a failClosed handler's failure (hooks.FailClosed),
+// which refuses the call whatever the policy.
+func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
+
+// Handles reports the event's point; BeforeModelRequest for the events
+// that act on the next request (SessionStart's context, an end a tool
+// event asked for, Stop's and UserPromptSubmit's view of the user's
+// turn); for UserPromptSubmit beside a Stop, AfterModelResponse, where it
+// learns that the Stop sent the run on (see set.notes); and AfterRun for
+// the Stop, which forgets its note there.
+func (h *hook) Handles(p hooks.Point) bool {
+	switch p {
+	case h.point:
+		return true
+	case hooks.AfterRun:
+		return h.event == "Stop"
+	case hooks.BeforeModelRequest:
+		return h.event != "SessionEnd"
+	case hooks.AfterModelResponse:
+		return h.event == "UserPromptSubmit" && h.set.hasStop
+	}
+	return false
+}

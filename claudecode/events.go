@@ -1,0 +1,249 @@
+package claudecode
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/rienda/hooks"
+)
+
+// advise reports an exit 2 of an event that cannot block: Claude Code
+// shows its stderr to the user, here it is a diagnostic.
+func (h *hook) advise(c *hooks.Context, hd *handler, r *result) {
+	if r.blocked {
+		c.Diagnose(fmt.Errorf("the Claude Code hook %s exited 2, which %s cannot act on: %s", hd.where, h.event, r.reason))
+	}
+}
+
+// stops reports whether the output asks to end the run ("continue":
+// false), and with what reason.
+func (r *result) stops(where string) (string, bool) {
+	if r.out == nil || r.out.Continue == nil || *r.out.Continue {
+		return "", false
+	}
+	if r.out.StopReason != "" {
+		return cut(r.out.StopReason), true
+	}
+	return "stopped by Claude Code hook " + where, true
+}
+
+// context is the text the handler adds to the model's context:
+// additionalContext, or plain stdout.
+func (r *result) context() string {
+	if r.out != nil {
+		return cut(r.out.HookSpecificOutput.AdditionalContext)
+	}
+	return cut(strings.TrimSpace(r.text))
+}
+
+// blocks reports an exit 2 or a "decision": "block", with the reason.
+func (r *result) blocks(where string) (string, bool) {
+	switch {
+	case r.blocked:
+		return r.reason, true
+	case r.out != nil && r.out.Decision == "block":
+		if r.out.Reason != "" {
+			return cut(r.out.Reason), true
+		}
+		return "blocked by Claude Code hook " + where, true
+	}
+	return "", false
+}
+
+// BeforeRun runs SessionStart handlers: what they add (additionalContext,
+// or plain stdout) goes to the System of every model request of the run.
+func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
+	source := "startup"
+	if start.Resumed {
+		source = "resume"
+	}
+	st := load(c)
+	var added []string
+	for _, hd := range h.handlers {
+		if !hd.matcher.matches(source) {
+			continue
+		}
+		r, err := hd.run(c, input{HookEventName: h.event, Source: source})
+		if err != nil {
+			return nil, err
+		}
+		if !h.settle(c, &r) {
+			continue
+		}
+		h.advise(c, hd, &r)
+		if reason, stop := r.stops(hd.where); stop {
+			st.End = &reason
+		}
+		if text := r.context(); text != "" && !r.blocked {
+			added = append(added, text)
+		}
+	}
+	st.Context = strings.Join(added, "\n\n")
+	save(c, st)
+	return nil, nil
+}
+
+// BeforeModelRequest ends the run when a handler of this hook asked to
+// ("continue": false from an event that cannot end it itself), adds
+// SessionStart's context, runs UserPromptSubmit handlers on a user's
+// turn, and lets Stop know that a user's turn began.
+func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	st := load(c)
+	if st.End != nil {
+		end := *st.End
+		st.End = nil
+		save(c, st)
+		return &hooks.ModelRequestPatch{End: &hooks.End{Output: end}}, nil
+	}
+	switch h.event {
+	case "SessionStart":
+		if st.Context != "" {
+			system := joinSystem(req.System, st.Context)
+			return &hooks.ModelRequestPatch{System: &system}, nil
+		}
+	case "UserPromptSubmit":
+		if prompt, ok := userTurn(c, req, st); ok {
+			return h.userPrompt(c, req, prompt)
+		}
+	case "Stop":
+		if _, ok := userTurn(c, req, st); ok && (st.StopActive || st.Continuations > 0) {
+			st.StopActive, st.Continuations = false, 0
+			save(c, st)
+		}
+	}
+	return nil, nil
+}
+
+// joinSystem adds text to a system prompt, after a blank line.
+func joinSystem(system, text string) string {
+	if system == "" {
+		return text
+	}
+	return system + "\n\n" + text
+}
+
+// userPrompt runs UserPromptSubmit handlers: a block ends the run with
+// the reason; what they add goes to this request's System. A handler
+// whose output is too large to read ends the run too: the prompt it was
+// there to check was not checked.
+func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt string) (*hooks.ModelRequestPatch, error) {
+	var added []string
+	for _, hd := range h.handlers {
+		r, err := hd.run(c, input{HookEventName: h.event, Prompt: &prompt})
+		if err != nil {
+			return nil, err
+		}
+		if r.tooMuch {
+			r.err.(*failure).then = "the run ends: the prompt was not checked"
+			c.Diagnose(r.err)
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + hd.where +
+				" printed more than can be read, so it could not check it."}}, nil
+		}
+		if !h.settle(c, &r) {
+			continue
+		}
+		if reason, stop := r.stops(hd.where); stop {
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: reason}}, nil
+		}
+		if reason, block := r.blocks(hd.where); block {
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: reason}}, nil
+		}
+		if text := r.context(); text != "" {
+			added = append(added, text)
+		}
+	}
+	if len(added) == 0 {
+		return nil, nil
+	}
+	system := joinSystem(req.System, strings.Join(added, "\n\n"))
+	return &hooks.ModelRequestPatch{System: &system}, nil
+}
+
+// AfterModelResponse runs Stop handlers on a reply without tool calls: a
+// block sends the run on with the reason, at most the configured number
+// of times in a row; "continue": false ends the run. The UserPromptSubmit
+// hook of the same settings runs here after the Stop (reverse list order)
+// only to keep, in its own run state, that the Stop sent the run on.
+func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+	if h.event == "UserPromptSubmit" {
+		if at, ok := h.set.notes.Load(c.RunID()); ok && at.(int) == c.ModelCalls() {
+			st := load(c)
+			st.ContinuedAt = new(at.(int))
+			save(c, st)
+		}
+		return nil, nil
+	}
+	if len(resp.ToolCalls) > 0 {
+		return nil, nil
+	}
+	st := load(c)
+	active, text := st.StopActive, resp.Text
+	var reasons []string
+	for _, hd := range h.handlers {
+		r, err := hd.run(c, input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text})
+		if err != nil {
+			return nil, err
+		}
+		if !h.settle(c, &r) {
+			continue
+		}
+		if reason, stop := r.stops(hd.where); stop {
+			return &hooks.ModelResponsePatch{End: &hooks.End{Output: reason}}, nil
+		}
+		if reason, block := r.blocks(hd.where); block {
+			reasons = append(reasons, reason)
+		}
+	}
+	return h.stopOutcome(c, st, reasons), nil
+}
+
+// stopOutcome sends the run on with the Stop handlers' reasons, unless
+// there is none or this settings set has sent it on the most times in a
+// row it may; the count and stop_hook_active are the hook's run state.
+func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons []string) *hooks.ModelResponsePatch {
+	if len(reasons) == 0 || st.Continuations >= h.set.opts.continuations {
+		if len(reasons) > 0 {
+			c.Diagnose(fmt.Errorf("the Stop handlers sent the run on %d times in a row, the most allowed: this reply stands as final (%s)",
+				st.Continuations, strings.Join(reasons, "; ")))
+		}
+		if st.StopActive || st.Continuations > 0 {
+			st.StopActive, st.Continuations = false, 0
+			save(c, st)
+		}
+		return nil
+	}
+	next := strings.Join(reasons, "\n")
+	calls := c.ModelCalls()
+	st.StopActive, st.ContinuedAt = true, &calls
+	st.Continuations++
+	save(c, st)
+	h.set.notes.Store(c.RunID(), calls)
+	return &hooks.ModelResponsePatch{Continue: &next}
+}
+
+// AfterRun runs SessionEnd handlers, concurrently (they cannot change
+// anything), with the outcome as the reason; the Stop hook forgets the
+// note it left for UserPromptSubmit.
+func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
+	if h.event != "SessionEnd" {
+		h.set.notes.Delete(c.RunID())
+		return nil
+	}
+	reason := string(end.Outcome)
+	results := make([]result, len(h.handlers))
+	errs := make([]error, len(h.handlers))
+	var wg sync.WaitGroup
+	for i, hd := range h.handlers {
+		if hd.matcher.matches(reason) {
+			wg.Go(func() { results[i], errs[i] = hd.run(c, input{HookEventName: h.event, Reason: reason}) })
+		}
+	}
+	wg.Wait()
+	for i, hd := range h.handlers {
+		if errs[i] == nil && h.settle(c, &results[i]) {
+			h.advise(c, hd, &results[i])
+		}
+	}
+	return nil
+}

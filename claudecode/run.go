@@ -1,0 +1,238 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/proc"
+)
+
+// Output limits. The model chooses the size of a call, and a guard may
+// quote it (a deny reason with the command in it, an input logged to
+// stdout): what it prints is read up to maxOutput, twice what a call's
+// arguments may take, and a decision past that is never read as an allow
+// (see docs/claudecode.md, per event).
+const (
+	maxOutput = 16 << 20 // bytes of stdout read
+	maxReason = 16 << 10 // bytes of a reason the model or a person reads; past it, cut with a marker
+	// stderrKept is how much of stderr internal/proc keeps (its last
+	// bytes): an exit 2 reason that long was likely cut at its start.
+	stderrKept = 2 << 10
+)
+
+// input is what a handler reads on stdin, in Claude Code's snake_case.
+// Fields an event does not have are left out.
+type input struct {
+	SessionID            string          `json:"session_id"`
+	TranscriptPath       string          `json:"transcript_path"`
+	Cwd                  string          `json:"cwd"`
+	HookEventName        string          `json:"hook_event_name"`
+	PermissionMode       string          `json:"permission_mode"`
+	ToolName             string          `json:"tool_name,omitempty"`
+	ToolInput            json.RawMessage `json:"tool_input,omitempty"`
+	ToolUseID            string          `json:"tool_use_id,omitempty"`
+	ToolResponse         any             `json:"tool_response,omitempty"`
+	Error                *string         `json:"error,omitempty"`
+	Prompt               *string         `json:"prompt,omitempty"`
+	StopHookActive       *bool           `json:"stop_hook_active,omitempty"`
+	LastAssistantMessage *string         `json:"last_assistant_message,omitempty"`
+	Source               string          `json:"source,omitempty"`
+	Reason               string          `json:"reason,omitempty"`
+}
+
+// result is what one handler's run gave.
+type result struct {
+	blocked bool    // exit 2
+	reason  string  // exit 2's reason: stderr, else stdout's "reason", else a fixed text
+	out     *output // the JSON on stdout, when it parsed
+	text    string  // stdout that is not JSON (exit 0)
+	notes   []error // what in the output was ignored (a misspelt key, a value of the wrong type)
+	err     error   // the handler failed: a diagnostic, or a refusal under failClosed
+	tooMuch bool    // it printed more than maxOutput: its decision is unknown
+}
+
+// failure is a handler that did not give a decision: it names the
+// handler and its command, and keeps what happened.
+type failure struct {
+	where string
+	argv  []string
+	err   error
+	then  string // what follows: "the call goes on", …
+}
+
+// Error names the handler, its command, what happened and what follows.
+func (e *failure) Error() string {
+	return fmt.Sprintf("Claude Code hook %s (%q): %v; %s", e.where, e.argv, e.err, e.then)
+}
+
+// BlockMessage is what the model reads after "Tool call blocked: " when
+// the failure refuses a tool call (hooks.FailClosed).
+func (e *failure) BlockMessage() string {
+	if errors.Is(e.err, proc.ErrOutputTooLarge) {
+		return "Claude Code hook " + e.where + " printed more than can be read, so its decision is unknown"
+	}
+	return "Claude Code hook " + e.where + " failed"
+}
+
+// Unwrap returns what happened.
+func (e *failure) Unwrap() error { return e.err }
+
+// fail is the failure of h with err.
+func (h *handler) fail(err error) *failure {
+	then := "the run goes on"
+	switch {
+	case eventPoints[h.event] != hooks.BeforeToolExecute && eventPoints[h.event] != hooks.AfterToolExecute:
+	case h.failClosed:
+		then = "failClosed: a tool call is refused"
+	default:
+		then = "the call goes on"
+	}
+	return &failure{where: h.where, argv: h.argv, err: err, then: then}
+}
+
+// run runs h with in on stdin. A cancellation of c is returned as the
+// error; every other failure is in the result.
+func (h *handler) run(c *hooks.Context, in input) (result, error) {
+	cwd := c.Workdir
+	if cwd == "" {
+		cwd, _ = os.Getwd()
+	}
+	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
+	stdin, err := encodeJSON(in)
+	if err != nil {
+		return result{err: h.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err))}, nil
+	}
+	base := c.Context // the host's context: the handler must see its cancellation
+	if base == nil {
+		base = c
+	}
+	env := append(withoutKey(environ(c.Env), "CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR="+cwd)
+	out, err := proc.Run(base, proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
+		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput})
+	if cerr := base.Err(); cerr != nil {
+		return result{}, cerr
+	}
+	var exit *exec.ExitError
+	switch {
+	case errors.As(err, &exit) && exit.ExitCode() == 2: // whatever stdout held
+		r := h.parse(out)
+		r.text, r.blocked = "", true
+		r.reason = stderrReason(err, exit)
+		if r.reason == "" && r.out != nil {
+			r.reason = r.out.Reason
+		}
+		if r.reason == "" {
+			r.reason = "blocked by Claude Code hook " + h.where
+		}
+		r.reason = cut(r.reason)
+		return r, nil
+	case errors.Is(err, proc.ErrOutputTooLarge):
+		return result{err: h.fail(fmt.Errorf("its output cannot be read: %w", err)), tooMuch: true}, nil
+	case err == nil:
+		return h.parse(out), nil
+	}
+	return result{err: h.fail(err)}, nil
+}
+
+// parse reads stdout (parseStdout), its notes naming the handler.
+func (h *handler) parse(out []byte) result {
+	r := parseStdout(out)
+	for i, n := range r.notes {
+		r.notes[i] = fmt.Errorf("the Claude Code hook %s: %w", h.where, n)
+	}
+	return r
+}
+
+// stderrReason is the stderr internal/proc kept of an exit, marked when it
+// was likely cut.
+func stderrReason(err error, exit *exec.ExitError) string {
+	reason := strings.TrimPrefix(err.Error(), exit.Error())
+	reason = strings.TrimSpace(strings.TrimPrefix(strings.TrimSpace(reason), ":"))
+	if len(reason) >= stderrKept-8 {
+		for len(reason) > 0 && !utf8.RuneStart(reason[0]) {
+			reason = reason[1:] // the cut may fall inside a character
+		}
+		reason = "[…stderr cut: only its last 2 KiB are kept] " + reason
+	}
+	return reason
+}
+
+// cut keeps at most maxReason bytes of s, at a character boundary, and
+// says how long it was: a reason is cut, never dropped.
+func cut(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	end := maxReason
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
+}
+
+// encodeJSON is v's JSON without HTML escaping (a command's "<" and "&"
+// go as themselves, as Claude Code sends them).
+func encodeJSON(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
+}
+
+// environ is the run's environment as KEY=value lines, in order; nil is
+// the process environment.
+func environ(env map[string]string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// withoutKey is env without the entries of key.
+func withoutKey(env []string, key string) []string {
+	out := env[:0:0]
+	for _, kv := range env {
+		if !strings.HasPrefix(kv, key+"=") {
+			out = append(out, kv)
+		}
+	}
+	return out
+}
+
+// settle reports a handler's failure and what its output had that was
+// ignored (diagnostics), and sends its systemMessage on; it reports
+// whether the result holds a decision.
+func (h *hook) settle(c *hooks.Context, r *result) bool {
+	if r.err != nil {
+		c.Diagnose(r.err)
+		return false
+	}
+	for _, n := range r.notes {
+		c.Diagnose(n)
+	}
+	r.notify(c, h.event)
+	return true
+}
+
+// notify sends the output's systemMessage to the host's Notify.
+func (r *result) notify(c *hooks.Context, event string) {
+	if r.out != nil && r.out.SystemMessage != "" {
+		c.Notify(hooks.Notice{Title: "Claude Code hook (" + event + ")", Body: cut(r.out.SystemMessage)})
+	}
+}

@@ -1,0 +1,265 @@
+package claudecode
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/exactjson"
+	"github.com/rienda/hooks/internal/suggest"
+)
+
+// handler is one "command" handler of a settings file.
+type handler struct {
+	event      string
+	where      string // "PreToolUse[0].hooks[1]", for messages
+	matcher    matcher
+	argv       []string
+	timeout    time.Duration
+	failClosed bool
+}
+
+// groupConfig is one matcher group of an event, as written.
+type groupConfig struct {
+	Matcher *string           `json:"matcher"`
+	Hooks   []json.RawMessage `json:"hooks"`
+}
+
+// handlerConfig is one handler, as written. statusMessage, once and async
+// are read so that they are known keys; this library does not act on
+// them (see docs/claudecode.md).
+type handlerConfig struct {
+	Type          *string         `json:"type"`
+	Command       *string         `json:"command"`
+	Args          []string        `json:"args"`
+	Timeout       *float64        `json:"timeout"`
+	FailClosed    bool            `json:"failClosed"`
+	If            *string         `json:"if"`
+	StatusMessage json.RawMessage `json:"statusMessage"`
+	Once          json.RawMessage `json:"once"`
+	Async         json.RawMessage `json:"async"`
+}
+
+// The keys a settings file may hold where this package reads it. Claude
+// Code ignores the keys it does not know, so a typo ("matchers",
+// "timeOut") silently changes what a guard does; here it loads the same
+// way, with a diagnostic naming the key it resembles.
+var (
+	topKeys     = []string{"hooks", "disableAllHooks"}
+	groupKeys   = []string{"matcher", "hooks"}
+	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async"}
+	// allEvents are the events Claude Code's documentation lists, run here
+	// or not: a misspelt one is told apart from one skipped on purpose.
+	allEvents = append(append([]string(nil), eventOrder...), "Notification", "PreCompact", "PostCompact",
+		"PermissionRequest", "SubagentStart", "SubagentStop")
+)
+
+// maxTimeout is the largest timeout, in seconds, that converts to a
+// time.Duration without overflow; a larger one is a mistake.
+var maxTimeout = float64(math.MaxInt64 / int64(time.Second))
+
+// settingsError is a settings file that cannot be loaded, at path.
+type settingsError struct{ path, msg string }
+
+// Error reads "hooks: settings: hooks.PreToolUse[0].hooks: missing …",
+// as the settings errors of the other hook kinds do.
+func (e *settingsError) Error() string {
+	if e.path == "" {
+		return "hooks: settings: " + e.msg
+	}
+	return "hooks: settings: " + e.path + ": " + e.msg
+}
+
+// loader reads one settings file and reports what it skips.
+type loader struct{ diag func(hooks.Diagnostic) }
+
+// skip reports something the file holds that does not run, at path.
+func (l loader) skip(path, format string, args ...any) {
+	l.diag(hooks.Diagnostic{Err: fmt.Errorf("hooks: Claude Code settings: %s: "+format, append([]any{path}, args...)...)})
+}
+
+// unknownKeys reports each key of an object at path that is not one of
+// known, with the known key it resembles.
+func (l loader) unknownKeys(path string, keys, known []string) {
+	for _, k := range keys {
+		if like := resembles(k, known); like != "" {
+			l.skip(path, "unknown key %q is ignored (as Claude Code ignores it); did you mean %q?", k, like)
+		} else {
+			l.skip(path, "unknown key %q is ignored (as Claude Code ignores it); the keys here are %s", k, strings.Join(known, ", "))
+		}
+	}
+}
+
+// hooksObject returns the "hooks" object of settings: the value of its
+// "hooks" key, or settings itself when it is the hooks object alone (its
+// keys are events, which start with a capital letter; a settings file
+// without hooks has none such). A top-level key that resembles "hooks" or
+// "disableAllHooks" is a diagnostic.
+func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(settings, &top); err != nil || top == nil {
+		msg := "must be a JSON object: a settings.json, or its \"hooks\" object"
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return nil, &settingsError{msg: "Claude Code " + msg}
+	}
+	alone := false
+	for _, k := range sortedKeys(top) {
+		switch like := resembles(k, topKeys); {
+		case k == "hooks" || k == "disableAllHooks":
+		case like != "":
+			l.skip(k, "unknown key %q is ignored (as Claude Code ignores it); did you mean %q?", k, like)
+		case k != "" && k[0] >= 'A' && k[0] <= 'Z':
+			alone = true
+		}
+	}
+	if raw, ok := top["disableAllHooks"]; ok && bytes.Equal(bytes.TrimSpace(raw), []byte("true")) {
+		return nil, nil
+	}
+	if raw, ok := top["hooks"]; ok {
+		var events map[string]json.RawMessage
+		if err := json.Unmarshal(raw, &events); err != nil || events == nil {
+			return nil, &settingsError{path: "hooks", msg: "must be an object of events ({\"PreToolUse\": [...]})"}
+		}
+		return events, nil
+	}
+	if alone {
+		return top, nil
+	}
+	return nil, nil // a settings.json without hooks
+}
+
+// parseSettings decodes the handlers of each event this library runs, and
+// diagnoses what it skips.
+func parseSettings(settings []byte, diag func(hooks.Diagnostic)) (map[string][]*handler, error) {
+	l := loader{diag: diag}
+	events, err := l.hooksObject(settings)
+	if err != nil {
+		return nil, err
+	}
+	out := map[string][]*handler{}
+	for _, ev := range sortedKeys(events) { // diagnostics and errors in a stable order
+		var groups []json.RawMessage
+		if err := json.Unmarshal(events[ev], &groups); err != nil || groups == nil {
+			return nil, &settingsError{path: "hooks." + ev, msg: "must be a list of matcher groups ([{\"matcher\": …, \"hooks\": [...]}])"}
+		}
+		if _, known := eventPoints[ev]; !known {
+			hint := ""
+			if like := resembles(ev, allEvents); like != "" && like != ev {
+				hint = fmt.Sprintf(" (did you mean %q?)", like)
+			}
+			l.skip("hooks."+ev, "event not run by this library, skipped (%d group(s))%s; the events run are %s",
+				len(groups), hint, strings.Join(eventOrder, ", "))
+			continue
+		}
+		for i, raw := range groups {
+			hs, err := l.group(ev, i, raw)
+			if err != nil {
+				return nil, err
+			}
+			out[ev] = append(out[ev], hs...)
+		}
+	}
+	return out, nil
+}
+
+// group decodes the group at hooks.<ev>[i].
+func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error) {
+	path := fmt.Sprintf("hooks.%s[%d]", ev, i)
+	var g groupConfig
+	unknown, err := exactjson.Unmarshal(raw, &g)
+	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, &settingsError{path: path, msg: "must be an object {\"matcher\": \"…\", \"hooks\": [...]}" + cause(err)}
+	}
+	l.unknownKeys(path, unknown, groupKeys)
+	if g.Hooks == nil {
+		return nil, &settingsError{path: path + ".hooks", msg: "missing: a group needs a list of handlers"}
+	}
+	text := ""
+	if g.Matcher != nil {
+		text = *g.Matcher
+	}
+	m, err := compileMatcher(text)
+	if err != nil {
+		return nil, &settingsError{path: path + ".matcher", msg: err.Error()}
+	}
+	var out []*handler
+	for j, hraw := range g.Hooks {
+		h, err := l.handler(ev, fmt.Sprintf("%s[%d].hooks[%d]", ev, i, j), hraw)
+		if err != nil {
+			return nil, err
+		}
+		if h != nil {
+			h.matcher = m
+			out = append(out, h)
+		}
+	}
+	return out, nil
+}
+
+// handler decodes one handler; nil, nil for a type skipped.
+func (l loader) handler(event, where string, raw json.RawMessage) (*handler, error) {
+	path := "hooks." + where
+	var cfg handlerConfig
+	unknown, err := exactjson.Unmarshal(raw, &cfg)
+	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
+		return nil, &settingsError{path: path, msg: "must be an object {\"type\": \"command\", \"command\": \"…\"}" + cause(err)}
+	}
+	switch {
+	case cfg.Type == nil:
+		return nil, &settingsError{path: path + ".type", msg: "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")"}
+	case *cfg.Type != "command":
+		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", *cfg.Type)
+		return nil, nil
+	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
+		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}
+	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeout):
+		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
+	}
+	l.unknownKeys(path, unknown, handlerKeys)
+	if cfg.If != nil {
+		l.skip(path, "\"if\" %q is not read by this library: the handler runs for every call its matcher takes", *cfg.If)
+	}
+	h := &handler{event: event, where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed}
+	if cfg.Timeout != nil {
+		h.timeout = time.Duration(*cfg.Timeout * float64(time.Second))
+	}
+	if cfg.Args != nil {
+		h.argv = append([]string{*cfg.Command}, cfg.Args...)
+	} else {
+		h.argv = []string{"sh", "-c", *cfg.Command}
+	}
+	return h, nil
+}
+
+// cause is ": <err>" for a decoding error worth showing, else "".
+func cause(err error) string {
+	if err == nil {
+		return ""
+	}
+	return ": " + err.Error()
+}
+
+// sortedKeys returns m's keys in order.
+func sortedKeys[V any](m map[string]V) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}
+
+// resembles returns the key of known that k is most likely a misspelling
+// of (internal/suggest: the project's one did-you-mean), "" when none is
+// that close or k is known.
+func resembles(k string, known []string) string {
+	like, _ := suggest.Closest(k, known)
+	return like
+}

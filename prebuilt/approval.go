@@ -1,0 +1,207 @@
+package prebuilt
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"fmt"
+	"path"
+	"regexp"
+
+	"github.com/rienda/hooks"
+)
+
+// Rule matches tool calls: by tool name (a name, or a path.Match glob such
+// as "fs_*"; "" matches every tool) and by arguments (each named argument,
+// as text, must match its regexp; a missing one does not match).
+type Rule struct {
+	Tool string
+	Args map[string]string
+}
+
+type rule struct {
+	tool string
+	args map[string]*regexp.Regexp
+}
+
+func compileRules(field string, rs []Rule) ([]rule, error) {
+	out := make([]rule, len(rs))
+	for i, r := range rs {
+		if _, err := path.Match(r.Tool, ""); err != nil {
+			return nil, fmt.Errorf("field %s[%d].Tool %q: %w", field, i, r.Tool, err)
+		}
+		out[i].tool = r.Tool
+		for _, k := range sortedKeys(r.Args) {
+			re, err := regexp.Compile(r.Args[k])
+			if err != nil {
+				return nil, fmt.Errorf("field %s[%d].Args[%q]: %w", field, i, k, err)
+			}
+			if out[i].args == nil {
+				out[i].args = make(map[string]*regexp.Regexp)
+			}
+			out[i].args[k] = re
+		}
+	}
+	return out, nil
+}
+
+func (r rule) matches(call hooks.ToolCall) bool {
+	if r.tool != "" {
+		if ok, _ := path.Match(r.tool, call.Name); !ok {
+			return false
+		}
+	}
+	for k, re := range r.args {
+		v, ok := call.Arguments[k]
+		if !ok || !re.MatchString(argText(v)) {
+			return false
+		}
+	}
+	return true
+}
+
+// argText is an argument as text: a string as it is, anything else as
+// JSON.
+func argText(v any) string {
+	if s, ok := v.(string); ok {
+		return s
+	}
+	data, _ := json.Marshal(v)
+	return string(data)
+}
+
+func matchesAny(rs []rule, call hooks.ToolCall) bool {
+	for _, r := range rs {
+		if r.matches(call) {
+			return true
+		}
+	}
+	return false
+}
+
+// Unattended is what Approval does when nobody can be asked.
+type Unattended int
+
+const (
+	// AskHost leaves it to the host: Context.Confirm answers
+	// Host.AutoApprove when the host has no Confirm.
+	AskHost Unattended = iota
+	// DenyUnattended refuses the calls that need approval.
+	DenyUnattended
+	// ApproveUnattended lets them run.
+	ApproveUnattended
+)
+
+// ApprovalConfig configures Approval.
+type ApprovalConfig struct {
+	Name string // "": "approval"
+	// Require are the calls that need a person's approval; empty: every
+	// tool call.
+	Require []Rule
+	// Allow are calls that never need it, even when Require matches them
+	// (an allow-list: "shell" needs approval, but not `ls` or `git status`).
+	Allow []Rule
+	// NonInteractive is what happens when nobody can be asked. The hook
+	// tells that only when the Context can say whether the host has a
+	// Confirm (an Interactive method); until then it is AskHost.
+	NonInteractive Unattended
+	// Prompt is the question asked; nil: "Allow <tool>?" with the
+	// arguments as JSON.
+	Prompt func(call hooks.ToolCall) hooks.Prompt
+	// Remember keeps each answer in the run (Context.Memo), by call ID and
+	// arguments, so that a call asked about once is not asked again: a
+	// durable host that replays a step after a restart does not ask the
+	// person twice. It needs call IDs that are unique in a run (a model's
+	// are); calls without an ID are always asked.
+	Remember bool
+}
+
+func (cfg ApprovalConfig) check() error {
+	if cfg.NonInteractive < AskHost || cfg.NonInteractive > ApproveUnattended {
+		return fmt.Errorf("field NonInteractive: unknown value %d", int(cfg.NonInteractive))
+	}
+	return nil
+}
+
+// Approval returns a hook that asks a person (Context.Confirm) before
+// each tool call that Require matches and Allow does not, and refuses the
+// call when they say no, with a reason that tells the model so. With
+// Remember, the answer is kept per call (Context.Memo, by call ID and
+// arguments), so a run resumed from a snapshot does not ask twice for one
+// call. A cancelled context while waiting is the call's error, not a no.
+func Approval(cfg ApprovalConfig) hooks.Hook {
+	mustValid("Approval", cfg.check())
+	req, err := compileRules("Require", cfg.Require)
+	mustValid("Approval", err)
+	allow, err := compileRules("Allow", cfg.Allow)
+	mustValid("Approval", err)
+	return &approval{name: orName(cfg.Name, "approval"), require: req, allow: allow, unattended: cfg.NonInteractive,
+		prompt: cfg.Prompt, remember: cfg.Remember}
+}
+
+type approval struct {
+	name       string
+	require    []rule
+	allow      []rule
+	unattended Unattended
+	prompt     func(hooks.ToolCall) hooks.Prompt
+	remember   bool
+}
+
+func (h *approval) Name() string { return h.name }
+
+// interactive is the method a Context may have that says whether a
+// person can be asked.
+type interactive interface{ Interactive() bool }
+
+func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	if matchesAny(h.allow, call) || (len(h.require) > 0 && !matchesAny(h.require, call)) {
+		return nil, nil
+	}
+	if i, ok := any(c).(interactive); ok && !i.Interactive() {
+		switch h.unattended {
+		case DenyUnattended:
+			return hooks.Refuse(fmt.Sprintf("This call of %q needs a person's approval, and nobody can be asked in this run. Do not call it again; go on without it.", call.Name)), nil
+		case ApproveUnattended:
+			return nil, nil
+		}
+	}
+	ask := func() (any, error) {
+		p := h.defaultPrompt(call)
+		if h.prompt != nil {
+			p = h.prompt(call)
+		}
+		ok := c.Confirm(p)
+		if err := c.Err(); err != nil {
+			return nil, err // not an answer: not kept
+		}
+		return ok, nil
+	}
+	var answer any
+	var err error
+	if !h.remember || call.ID == "" {
+		answer, err = ask()
+	} else {
+		answer, err = c.Memo("approval:"+call.ID+":"+callDigest(call), ask)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if answer == true {
+		return nil, nil
+	}
+	return hooks.Refuse(fmt.Sprintf("The user did not approve this call of %q. Do not retry it unchanged; ask the user or go on another way.", call.Name)), nil
+}
+
+func (h *approval) defaultPrompt(call hooks.ToolCall) hooks.Prompt {
+	data, _ := json.MarshalIndent(call.Arguments, "", "  ")
+	return hooks.Prompt{Title: fmt.Sprintf("Allow %s?", call.Name), Body: string(data)}
+}
+
+// callDigest names a call's tool and arguments in a few bytes (JSON sorts
+// map keys, so equal arguments give equal digests).
+func callDigest(call hooks.ToolCall) string {
+	data, _ := json.Marshal(call.Arguments)
+	sum := sha256.Sum256(append([]byte(call.Name+"\x00"), data...))
+	return hex.EncodeToString(sum[:8])
+}

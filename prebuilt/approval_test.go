@@ -1,0 +1,120 @@
+package prebuilt_test
+
+import (
+	"context"
+	"testing"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/hooktest"
+	"github.com/rienda/hooks/prebuilt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func shellApproval() hooks.Hook {
+	return prebuilt.Approval(prebuilt.ApprovalConfig{
+		Require: []prebuilt.Rule{{Tool: "shell"}, {Tool: "fs_*", Args: map[string]string{"path": `^/etc/`}}},
+		Allow:   []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `^(ls|git status)(\s|$)`}}},
+	})
+}
+
+func TestApprovalAsksForMatchingCallsOnly(t *testing.T) {
+	h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{true, false, true}}, shellApproval())
+	h.Tool("shell", map[string]any{"command": "make deploy"}).RequireAllowed(t)
+	h.Tool("shell", map[string]any{"command": "rm -r build"}).RequireRefused(t,
+		`The user did not approve this call of "shell". Do not retry it unchanged; ask the user or go on another way.`)
+	h.Tool("shell", map[string]any{"command": "ls -la"}).RequireAllowed(t)     // allow-listed: not asked
+	h.Tool("fs_read", map[string]any{"path": "/srv/x"}).RequireAllowed(t)      // no rule: not asked
+	h.Tool("fs_write", map[string]any{"path": "/etc/hosts"}).RequireAllowed(t) // asked: the third answer
+	h.Tool("search", nil).RequireAllowed(t)
+	prompts := h.Prompts()
+	require.Len(t, prompts, 3)
+	assert.Equal(t, "Allow shell?", prompts[0].Title)
+	assert.JSONEq(t, `{"command":"make deploy"}`, prompts[0].Body)
+	assert.Equal(t, "Allow fs_write?", prompts[2].Title)
+}
+
+func TestApprovalWithNoRequireAsksForEveryCall(t *testing.T) {
+	h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{false}}, prebuilt.Approval(prebuilt.ApprovalConfig{}))
+	assert.False(t, h.Tool("anything", nil).Ran)
+	assert.Len(t, h.Prompts(), 1)
+}
+
+func TestApprovalFollowsHostAutoApproveWithNoPerson(t *testing.T) {
+	for _, auto := range []bool{true, false} {
+		chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{})})
+		require.NoError(t, err)
+		run, err := chain.Start(context.Background(), hooks.Host{AutoApprove: auto, Env: map[string]string{}}, hooks.RunStart{})
+		require.NoError(t, err)
+		res := callTool(t, run, "deploy", nil)
+		assert.Equal(t, !auto, res.IsError, "AutoApprove %v", auto)
+		run.End(context.Background(), hooks.RunEnd{})
+	}
+}
+
+func TestApprovalAsksOnceForACallAcrossResume(t *testing.T) {
+	asked := 0
+	host := hooks.Host{Env: map[string]string{}, Confirm: func(ctx context.Context, p hooks.Prompt) (bool, error) {
+		asked++
+		return true, nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{Remember: true})})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "r"})
+	require.NoError(t, err)
+	call := hooks.ToolCall{ID: "call-7", Name: "deploy", Arguments: map[string]any{"env": "prod"}}
+	_, err = run.CallTool(context.Background(), call, ok)
+	require.NoError(t, err)
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+
+	// The process restarts and replays the same call (at-least-once): nobody is asked again.
+	resumed, err := chain.Resume(context.Background(), host, snap)
+	require.NoError(t, err)
+	defer resumed.End(context.Background(), hooks.RunEnd{})
+	res, err := resumed.CallTool(context.Background(), call, ok)
+	require.NoError(t, err)
+	assert.Equal(t, "ok", res.Text)
+	assert.Equal(t, 1, asked)
+
+	// Other arguments under the same ID are another question.
+	call.Arguments = map[string]any{"env": "staging"}
+	_, err = resumed.CallTool(context.Background(), call, ok)
+	require.NoError(t, err)
+	assert.Equal(t, 2, asked)
+}
+
+func TestApprovalCancelledWhileWaitingIsNotANo(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	host := hooks.Host{Env: map[string]string{}, Confirm: func(ctx context.Context, p hooks.Prompt) (bool, error) {
+		cancel() // the person never answers: the run is cancelled while waiting
+		<-ctx.Done()
+		return false, ctx.Err()
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{})}, hooks.WithDiagnostics(func(hooks.Diagnostic) {}))
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), host, hooks.RunStart{})
+	require.NoError(t, err)
+	defer run.End(context.Background(), hooks.RunEnd{})
+	ran := false
+	_, err = run.CallTool(ctx, hooks.ToolCall{ID: "c1", Name: "deploy"}, func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		ran = true
+		return hooks.ToolResult{}, nil
+	})
+	require.ErrorIs(t, err, context.Canceled)
+	assert.False(t, ran)
+}
+
+func TestApprovalRefusesBrokenRules(t *testing.T) {
+	assert.PanicsWithValue(t, "prebuilt.Approval: field Require[0].Args[\"path\"]: error parsing regexp: missing closing ): `(`", func() {
+		prebuilt.Approval(prebuilt.ApprovalConfig{Require: []prebuilt.Rule{{Tool: "x", Args: map[string]string{"path": "("}}}})
+	})
+}
+
+func TestApprovalAsksEachTimeWithoutRemember(t *testing.T) {
+	h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{false, true}}, prebuilt.Approval(prebuilt.ApprovalConfig{}))
+	assert.False(t, h.Tool("deploy", nil).Ran)
+	h.Tool("deploy", nil).RequireAllowed(t)
+	assert.Len(t, h.Prompts(), 2)
+}

@@ -1,0 +1,217 @@
+package prebuilt
+
+import (
+	"fmt"
+	"math"
+	"strings"
+
+	"github.com/rienda/hooks"
+)
+
+// Price is what a model's tokens cost, per million tokens, in the user's
+// currency.
+type Price struct {
+	Input       float64 // per million input tokens that were not cached
+	Output      float64 // per million output tokens
+	CachedInput float64 // per million cached input tokens; 0: Input's price
+}
+
+// BudgetConfig configures Budget. At least one of MaxTokens and MaxCost is
+// set.
+type BudgetConfig struct {
+	Name      string // "": "budget"
+	MaxTokens int64  // input and output tokens per run; 0: no token limit
+	MaxCost   float64
+	// Prices gives each model's price, by name: the request's Model, or
+	// the longest key that is a prefix of it ("gpt-4o" prices
+	// "gpt-4o-2024-08-06"). A model without a price counts as free, and
+	// the hook says so once per model, as a Diagnostic.
+	Prices map[string]Price
+	// WarnAt is the share of a limit at which the person is told (a
+	// Notice, once per run); 0: 0.8; negative: never.
+	WarnAt float64
+	// WarnModel tells the model too: past WarnAt, each request's system
+	// prompt (that call only) ends with what the run has spent of its
+	// budget, so that the model can finish before it is cut off.
+	WarnModel bool
+}
+
+func (cfg BudgetConfig) check() error {
+	switch {
+	case cfg.MaxTokens < 0:
+		return fmt.Errorf("field MaxTokens is %d: it cannot be negative", cfg.MaxTokens)
+	case cfg.MaxCost < 0 || math.IsNaN(cfg.MaxCost) || math.IsInf(cfg.MaxCost, 0):
+		return fmt.Errorf("field MaxCost is %v: it must be a positive number", cfg.MaxCost)
+	case cfg.MaxTokens == 0 && cfg.MaxCost == 0:
+		return fmt.Errorf("neither MaxTokens nor MaxCost is set: the budget limits nothing")
+	case cfg.MaxCost > 0 && len(cfg.Prices) == 0:
+		return fmt.Errorf("field MaxCost is set but Prices is empty: every call would be free")
+	case cfg.WarnAt > 1 || math.IsNaN(cfg.WarnAt):
+		return fmt.Errorf("field WarnAt is %v: it is a share of the limit, at most 1", cfg.WarnAt)
+	}
+	for _, k := range sortedKeys(cfg.Prices) {
+		p := cfg.Prices[k]
+		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
+			return fmt.Errorf("field Prices[%q]: a price cannot be negative", k)
+		}
+	}
+	return nil
+}
+
+// Budget returns a hook that totals a run's tokens (and cost, from
+// Prices) from each reply's Usage, tells the person (a Notice) once the
+// total passes WarnAt of a limit, and ends the run, with a reason as its
+// output, at the first model request after a limit is passed: the reply
+// that crossed it stands, and nothing more is spent. The totals are the
+// run state, kept across Snapshot and Resume.
+//
+// The model priced is the one called: the hook is also a wrap, so listed
+// after ModelFallback it sees the model each attempt was sent to; without
+// wraps (a host on the split methods) it is the request's Model.
+func Budget(cfg BudgetConfig) hooks.Hook {
+	mustValid("Budget", cfg.check())
+	warn := cfg.WarnAt
+	if warn == 0 {
+		warn = 0.8
+	}
+	h := &budget{name: orName(cfg.Name, "budget"), maxTokens: cfg.MaxTokens, maxCost: cfg.MaxCost, warnAt: warn,
+		warnModel: cfg.WarnModel, prices: make(map[string]Price, len(cfg.Prices))}
+	for k, v := range cfg.Prices {
+		h.prices[k] = v
+	}
+	return h
+}
+
+type budget struct {
+	name      string
+	maxTokens int64
+	maxCost   float64
+	warnAt    float64
+	warnModel bool
+	prices    map[string]Price
+	state     keeper[spent]
+}
+
+// spent is Budget's run state.
+type spent struct {
+	Tokens   int64           `json:"tokens"`
+	Cost     float64         `json:"cost,omitempty"`
+	Warned   bool            `json:"warned,omitempty"`
+	Model    string          `json:"model,omitempty"`    // the model of the call in flight
+	Unpriced map[string]bool `json:"unpriced,omitempty"` // models already reported without a price
+}
+
+func (h *budget) Name() string { return h.name }
+
+func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	s, err := h.state.get(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if over := h.over(&s.v); over != "" {
+		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "Run ended: budget exceeded: " + over + "."}}, nil
+	}
+	s.v.Model = req.Model
+	if h.warnModel && s.v.Warned {
+		system := req.System + "\n\nBudget: this run has spent " + h.summary(&s.v) + ". Finish the task soon; the run ends when the budget is spent."
+		return &hooks.ModelRequestPatch{System: &system}, nil
+	}
+	return nil, nil
+}
+
+func (h *budget) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
+	if s, err := h.state.get(c); err == nil {
+		s.mu.Lock()
+		s.v.Model = req.Model
+		s.mu.Unlock()
+	}
+	return next(c, req)
+}
+
+func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+	s, err := h.state.get(c)
+	if err != nil {
+		return nil, err
+	}
+	u := resp.Usage
+	s.mu.Lock()
+	s.v.Tokens += u.InputTokens + u.OutputTokens
+	var unpriced string
+	if h.maxCost > 0 {
+		if p, ok := h.price(s.v.Model); ok {
+			cached := min(u.CachedInputTokens, u.InputTokens)
+			cachedPrice := p.CachedInput
+			if cachedPrice == 0 {
+				cachedPrice = p.Input
+			}
+			s.v.Cost += (float64(u.InputTokens-cached)*p.Input + float64(cached)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
+		} else if !s.v.Unpriced[s.v.Model] {
+			if s.v.Unpriced == nil {
+				s.v.Unpriced = map[string]bool{}
+			}
+			s.v.Unpriced[s.v.Model] = true
+			unpriced = s.v.Model
+		}
+	}
+	var warn string
+	if !s.v.Warned && h.warnAt > 0 && h.share(&s.v) >= h.warnAt {
+		s.v.Warned = true
+		warn = h.summary(&s.v)
+	}
+	s.mu.Unlock()
+	if unpriced != "" {
+		c.Diagnose(fmt.Errorf("no price for model %s: its calls count as free against MaxCost", modelName(unpriced)))
+	}
+	if warn != "" {
+		c.Notify(hooks.Notice{Title: "Budget warning", Body: fmt.Sprintf("This run has spent %s.", warn)})
+	}
+	return nil, nil
+}
+
+// price finds the model's price: its own, or the longest prefix's.
+func (h *budget) price(model string) (Price, bool) {
+	if p, ok := h.prices[model]; ok {
+		return p, true
+	}
+	best := ""
+	for k := range h.prices {
+		if k != "" && len(k) > len(best) && strings.HasPrefix(model, k) {
+			best = k
+		}
+	}
+	p, ok := h.prices[best]
+	return p, ok && best != ""
+}
+
+// share is the larger share of a limit spent.
+func (h *budget) share(v *spent) float64 {
+	var s float64
+	if h.maxTokens > 0 {
+		s = float64(v.Tokens) / float64(h.maxTokens)
+	}
+	if h.maxCost > 0 {
+		s = max(s, v.Cost/h.maxCost)
+	}
+	return s
+}
+
+func (h *budget) summary(v *spent) string {
+	var parts []string
+	if h.maxTokens > 0 {
+		parts = append(parts, fmt.Sprintf("%d of %d tokens", v.Tokens, h.maxTokens))
+	}
+	if h.maxCost > 0 {
+		parts = append(parts, fmt.Sprintf("%.4g of %.4g in cost", v.Cost, h.maxCost))
+	}
+	return strings.Join(parts, " and ")
+}
+
+// over says which limit is passed, or "".
+func (h *budget) over(v *spent) string {
+	if (h.maxTokens > 0 && v.Tokens > h.maxTokens) || (h.maxCost > 0 && v.Cost > h.maxCost) {
+		return h.summary(v)
+	}
+	return ""
+}

@@ -1,0 +1,116 @@
+package prebuilt
+
+import (
+	"fmt"
+
+	"github.com/rienda/hooks"
+)
+
+// LoopGuardConfig configures LoopGuard.
+type LoopGuardConfig struct {
+	Name string // "": "loopGuard"
+	// Repeats is the count at which a repetition is refused; 0: 3. With
+	// 3, the third call in a row of one tool with the same arguments is
+	// refused (two are let through), and so is the call that completes
+	// the third round of a cycle of two calls (A B A B A B).
+	Repeats int
+	OnLoop  Action // Refuse (default) or EndRun
+}
+
+func (cfg LoopGuardConfig) check() error {
+	if cfg.Repeats < 0 || cfg.Repeats == 1 {
+		return fmt.Errorf("field Repeats is %d: it must be at least 2 (0 means 3)", cfg.Repeats)
+	}
+	return cfg.OnLoop.check("OnLoop")
+}
+
+// LoopGuard returns a hook that refuses a tool call that makes Repeats
+// identical calls (tool and arguments) in a row, or Repeats rounds of a
+// cycle of two calls (A B A B …), with a hint the
+// model can act on; with OnLoop EndRun the run then ends at its next model
+// request. The recent calls are the run state (digests, a few bytes each),
+// kept across Snapshot and Resume; parallel calls are taken in the order
+// they reach the hook.
+func LoopGuard(cfg LoopGuardConfig) hooks.Hook {
+	mustValid("LoopGuard", cfg.check())
+	n := cfg.Repeats
+	if n == 0 {
+		n = 3
+	}
+	return &loopGuard{name: orName(cfg.Name, "loopGuard"), repeats: n, onLoop: cfg.OnLoop}
+}
+
+type loopGuard struct {
+	name    string
+	repeats int
+	onLoop  Action
+	state   keeper[recentCalls]
+}
+
+// recentCalls is LoopGuard's run state: the digests of the last calls,
+// oldest first.
+type recentCalls struct {
+	Calls []string `json:"calls,omitempty"`
+	End   string   `json:"end,omitempty"`
+}
+
+func (h *loopGuard) Name() string { return h.name }
+
+// Handles says BeforeModelRequest only when the hook may end the run there.
+func (h *loopGuard) Handles(p hooks.Point) bool {
+	return p == hooks.BeforeToolExecute || (p == hooks.BeforeModelRequest && h.onLoop == EndRun)
+}
+
+func (h *loopGuard) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	s, err := h.state.get(c)
+	if err != nil {
+		return nil, err
+	}
+	d := callDigest(call)
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	// The last 2*Repeats calls are all a loop of period 1 or 2 needs; the
+	// window slides in place, so a long run costs no allocation a call.
+	calls, keep := s.v.Calls, 2*h.repeats
+	if len(calls) >= keep {
+		calls = calls[len(calls)-keep+1:]
+		copy(s.v.Calls, calls)
+		calls = s.v.Calls[:keep-1]
+	}
+	calls = append(calls, d)
+	s.v.Calls = calls
+	var reason string
+	switch {
+	case repeats(calls, 1, h.repeats):
+		reason = fmt.Sprintf("Loop detected: %q has been called %d times in a row with the same arguments. Do not call it again with these arguments; change course or answer with what you have.", call.Name, h.repeats)
+	case repeats(calls, 2, h.repeats) && calls[len(calls)-1] != calls[len(calls)-2]:
+		reason = fmt.Sprintf("Loop detected: the same two tool calls have alternated %d times (this call of %q among them). Stop repeating them; change course or answer with what you have.", h.repeats, call.Name)
+	}
+	if reason == "" {
+		return nil, nil
+	}
+	if h.onLoop == EndRun && s.v.End == "" {
+		s.v.End = "Run ended: " + reason
+	}
+	return hooks.Refuse(reason), nil
+}
+
+// repeats reports whether the last n*period calls are one block of period
+// calls repeated n times.
+func repeats(calls []string, period, n int) bool {
+	w := period * n
+	if len(calls) < w {
+		return false
+	}
+	tail := calls[len(calls)-w:]
+	for i := period; i < w; i++ {
+		if tail[i] != tail[i-period] {
+			return false
+		}
+	}
+	return true
+}
+
+func (h *loopGuard) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	return endIfMarked(c, &h.state, func(v *recentCalls) string { return v.End })
+}

@@ -1,0 +1,40 @@
+package prebuilt
+
+import "strings"
+
+// didYouMean returns ` (did you mean "x"?)` for the known name closest to
+// name, when one is close enough to be a typo, else "".
+func didYouMean(name string, known []string) string {
+	best, bestD := "", 0
+	for _, k := range known {
+		d := distance(strings.ToLower(name), strings.ToLower(k))
+		if best == "" || d < bestD {
+			best, bestD = k, d
+		}
+	}
+	if best == "" || bestD > max(2, len(name)/3) {
+		return ""
+	}
+	return ` (did you mean "` + best + `"?)`
+}
+
+// distance is the Levenshtein distance between a and b, in bytes.
+func distance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

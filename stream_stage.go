@@ -1,0 +1,196 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// stage is one stream hook on the way from the model to the caller: the
+// text it holds back, and its Context for the whole stream.
+type stage struct {
+	h        StreamHook
+	index    int
+	policy   Policy
+	c        *Context
+	holdBack int             // runes, or HoldAll; asked once, on the first text
+	asked    bool            // holdBack is known
+	held     string          // text the hook has seen and not let through
+	all      strings.Builder // under HoldAll: the text so far
+
+	// What the hook did over the whole stream, for its one trace event.
+	spent   time.Duration
+	changed bool  // it rewrote text
+	ended   bool  // it ended the stream
+	err     error // its first failure
+}
+
+// reset forgets what the stages hold from an attempt that delivered
+// nothing (a wrap retries it).
+func (s *streamer) reset() {
+	for i := range s.stages {
+		st := &s.stages[i]
+		st.held = ""
+		st.all.Reset()
+	}
+	s.sent.Reset()
+}
+
+// push passes text (final: the last of the reply) through the stages from
+// the first, and delivers what the last lets through. A hook's End stops
+// the walk there: what it let through goes on as final, what the stages
+// before it hold is dropped. The error is a hook's under FailRun, or the
+// caller's (deliver).
+func (s *streamer) push(text string, final bool) error {
+	for i := range s.stages {
+		out, fin, err := s.pass(&s.stages[i], text, final)
+		if err != nil {
+			return err
+		}
+		text, final = out, fin
+		if text == "" && !final {
+			return nil // held back: nothing reaches the later stages yet
+		}
+	}
+	if text == "" {
+		return nil
+	}
+	return s.send(Chunk{Text: text})
+}
+
+// pass runs one stage on text: it returns what the stage lets through,
+// and whether that is final (a hook's End makes it so).
+func (s *streamer) pass(st *stage, text string, final bool) (string, bool, error) {
+	if !st.asked {
+		st.asked = true
+		st.holdBack = s.askHoldBack(st)
+	}
+	if st.holdBack == HoldAll && !final {
+		st.all.WriteString(text)
+		return "", false, nil
+	}
+	held := st.held + text
+	if st.holdBack == HoldAll {
+		st.all.WriteString(text)
+		held = st.all.String()
+		st.all.Reset()
+	}
+	st.held = ""
+	if held == "" && !final {
+		return "", false, nil
+	}
+	var t0 time.Time
+	if s.tracing {
+		t0 = time.Now()
+	}
+	p, err := callStreamText(st.h, st.c, held, final)
+	if s.tracing {
+		st.spent += time.Since(t0)
+		st.note(p, err, held)
+	}
+	if err != nil {
+		if err = s.r.failure(s.ctx, StreamModelText, st.index, st.policy, err); err != nil {
+			return "", false, err
+		}
+		if st.policy == Block { // a guard that failed: fail closed, as a refusal would
+			s.end = &End{Output: s.sent.String()}
+			return "", true, nil
+		}
+		p = nil // Report: no opinion
+	}
+	if p != nil {
+		if p.Text != nil {
+			held = *p.Text
+		}
+		if p.End != nil {
+			s.end = p.End
+			return held, true, nil
+		}
+	}
+	if final {
+		return held, true, nil
+	}
+	cut := holdCut(held, st.holdBack)
+	st.held = held[cut:]
+	return held[:cut], false, nil
+}
+
+// note records what one call of the hook decided, for the trace.
+func (st *stage) note(p *StreamPatch, err error, given string) {
+	switch {
+	case err != nil:
+		if st.err == nil {
+			st.err = err
+		}
+	case p != nil:
+		st.changed = st.changed || p.Text != nil && *p.Text != given
+		st.ended = st.ended || p.End != nil
+	}
+}
+
+// verdict is what the hook decided over the whole stream, as one trace
+// event reports it: it failed, ended the stream, rewrote text, or let it
+// through.
+func (st *stage) verdict() verdict {
+	switch {
+	case st.err != nil:
+		return verdict{decision: DecisionErrored, err: st.err}
+	case st.ended:
+		return verdict{decision: DecisionEnded, changed: fields(responseFields, st.changed)}
+	case st.changed:
+		return verdict{decision: DecisionChanged, changed: responseFields[:1]}
+	}
+	return noOpinion
+}
+
+// askHoldBack is a stage's HoldBack, asked once per stream; a panic or a
+// value below HoldAll counts as HoldAll (it fails closed: nothing is
+// delivered before the hook saw it all), with a diagnostic.
+func (s *streamer) askHoldBack(st *stage) (n int) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.r.chain.diagnose(Diagnostic{Hook: s.r.chain.names[st.index], Point: StreamModelText,
+				Err: fmt.Errorf("HoldBack panicked (%v): holding back the whole reply", v)})
+			n = HoldAll
+		}
+	}()
+	n = st.h.HoldBack()
+	if n < HoldAll {
+		s.r.chain.diagnose(Diagnostic{Hook: s.r.chain.names[st.index], Point: StreamModelText,
+			Err: fmt.Errorf("HoldBack %d is not a number of runes nor HoldAll: holding back the whole reply", n)})
+		n = HoldAll
+	}
+	return n
+}
+
+// holdCut is where text splits into what is let through and its last n
+// runes, held back.
+func holdCut(text string, n int) int {
+	cut := len(text)
+	for ; n > 0 && cut > 0; n-- {
+		_, size := utf8.DecodeLastRuneInString(text[:cut])
+		cut -= size
+	}
+	return cut
+}
+
+// callStreamText runs one stream hook and turns its panic into an error.
+func callStreamText(h StreamHook, c *Context, text string, final bool) (p *StreamPatch, err error) {
+	defer recoverPanic(&err)
+	return h.StreamText(c, text, final)
+}
+
+// wholeArguments is the JSON text of a tool call's arguments, for a
+// reply that was not streamed and is delivered as chunks.
+func wholeArguments(args map[string]any) (string, error) {
+	if args == nil {
+		return "{}", nil
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return "", fmt.Errorf("hooks: the arguments of a tool call of a reply that was not streamed do not encode as JSON: %w", err)
+	}
+	return string(b), nil
+}
