@@ -135,6 +135,13 @@ type Loader struct {
 	// a fatal out-of-memory error (no recover catches one) or a loop no
 	// deadline stops. Zero: 64 MiB (4 Mi elements).
 	MaxAlloc int64
+
+	// Prebuilt builds an agent file's ready-made hooks, the hooks entries
+	// {prebuilt: name, with: settings} (Agent.Specs): set it to
+	// prebuilt.FromSpec. (This package cannot call package prebuilt
+	// itself: prebuilt is built on it.) Nil: an agent file that names a
+	// ready-made hook fails to load, saying so.
+	Prebuilt func(name string, settings map[string]any) (Hook, error)
 }
 
 // Load loads the hook name. It returns an error wrapping ErrUnknownHook,
@@ -175,6 +182,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 // a.Warnings as a load-time Diagnostic whose Err is the AgentWarning and
 // whose Hook and Point are empty (it is about the agent file, no hook), so
 // that a misspelt key is not silent: "hook:" for "hooks:" declares none.
+// An entry that names a ready-made hook is built by Loader.Prebuilt.
 func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 	if a == nil {
 		return nil, nil
@@ -186,8 +194,14 @@ func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 		return nil, nil
 	}
 	hooks := make([]Hook, 0, len(a.Hooks))
-	for _, name := range a.Hooks {
-		h, err := l.Load(name)
+	for i, name := range a.Hooks {
+		var h Hook
+		var err error
+		if spec, ok := a.Specs[i]; ok {
+			h, err = l.prebuilt(spec)
+		} else {
+			h, err = l.Load(name)
+		}
 		if err != nil {
 			if a.Name != "" {
 				return nil, fmt.Errorf("agent %q: %w", a.Name, err)
@@ -197,6 +211,18 @@ func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 		hooks = append(hooks, h)
 	}
 	return hooks, nil
+}
+
+// prebuilt builds the ready-made hook an agent file's entry names.
+func (l *Loader) prebuilt(spec HookSpec) (Hook, error) {
+	if l.Prebuilt == nil {
+		return nil, fmt.Errorf("agent: line %d: hooks entry \"prebuilt: %s\" needs Loader.Prebuilt (set it to prebuilt.FromSpec)", spec.Line, spec.Prebuilt)
+	}
+	h, err := l.Prebuilt(spec.Prebuilt, spec.With)
+	if err != nil {
+		return nil, fmt.Errorf("agent: line %d: prebuilt %s: %w", spec.Line, spec.Prebuilt, err)
+	}
+	return h, nil
 }
 
 func (l *Loader) diagnose(d Diagnostic) {

@@ -30,10 +30,6 @@ type jsPool struct {
 	limits jsrt.Limits
 	mu     sync.Mutex
 	idle   []*jsInstance
-
-	// refills is never added to: nothing runs in the background. Tests
-	// written when runtimes were prepared ahead wait on it.
-	refills sync.WaitGroup
 }
 
 // get returns an idle runtime, or makes one under ctx.
