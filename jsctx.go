@@ -187,8 +187,8 @@ func (in *jsInstance) fileJS() *goja.Object {
 	_ = o.Set("read", func(name string) (string, error) {
 		var b []byte
 		var err error
-		if r, ok := files().(contextReader); ok { // stops with the call
-			b, err = r.readContext(in.cur.base(), name)
+		if r, ok := files().(ContextReader); ok { // stops with the call
+			b, err = r.ReadContext(in.cur.base(), name)
 		} else {
 			b, err = files().Read(name)
 		}
@@ -198,11 +198,6 @@ func (in *jsInstance) fileJS() *goja.Object {
 	_ = o.Set("append", func(name, data string) error { return files().Append(name, []byte(data)) })
 	_ = o.Set("exists", func(name string) (bool, error) { return files().Exists(name) })
 	return o
-}
-
-// contextReader is a Files whose reads stop when a context ends (DirFiles).
-type contextReader interface {
-	readContext(ctx context.Context, name string) ([]byte, error)
 }
 
 // jsHTTPRequest is what ctx.http.request takes.
