@@ -60,6 +60,7 @@ type Chain struct {
 	afterTool   []entry[AfterToolExecuteHook] // in execution order
 	wrapTool    []entry[WrapToolHook]         // outermost first
 	wrapModel   []entry[WrapModelHook]        // outermost first
+	stream      []entry[StreamHook]           // in list order
 
 	wrapToolNames, wrapModelNames []string // for the diagnostic of a host that skips the wraps
 	// Trust: the hooks that may deny decide first, then the others
@@ -175,6 +176,7 @@ var pointMethods = map[string]reflect.Type{
 	"AfterToolExecute":    reflect.TypeFor[AfterToolExecuteHook](),
 	"WrapTool":            reflect.TypeFor[WrapToolHook](),
 	"WrapModel":           reflect.TypeFor[WrapModelHook](),
+	"StreamText":          reflect.TypeFor[StreamHook](),
 	"BeforeTrustDecision": reflect.TypeFor[BeforeTrustDecisionHook](),
 	"DecideTrust":         reflect.TypeFor[TrustDeciderHook](),
 }
@@ -197,6 +199,10 @@ func checkMethods(name string, h Hook) error {
 		if iface, ok := pointMethods[m.Name]; ok {
 			if !t.Implements(iface) {
 				want, _ := iface.MethodByName(m.Name)
+				if signature(m.Type, true) == signature(want.Type, false) {
+					return fmt.Errorf("hooks: hook %q (%T): method %s would never run: %s also needs %s",
+						name, h, m.Name, iface.Name(), missingMethods(t, iface))
+				}
 				return fmt.Errorf("hooks: hook %q (%T): method %s is %s, but the chain calls %s %s: it would never run",
 					name, h, m.Name, signature(m.Type, true), m.Name, signature(want.Type, false))
 			}
@@ -207,6 +213,19 @@ func checkMethods(name string, h Hook) error {
 		}
 	}
 	return nil
+}
+
+// missingMethods names the methods of iface that t lacks or has with
+// another signature.
+func missingMethods(t, iface reflect.Type) string {
+	var out []string
+	for i := range iface.NumMethod() {
+		want := iface.Method(i)
+		if m, ok := t.MethodByName(want.Name); !ok || signature(m.Type, true) != signature(want.Type, false) {
+			out = append(out, want.Name+" "+signature(want.Type, false))
+		}
+	}
+	return strings.Join(out, ", ")
 }
 
 // signature prints a method's type as its declaration reads, without the
@@ -268,6 +287,9 @@ func (c *Chain) add(i int, h Hook) bool {
 	if x, ok := inner.(WrapModelHook); ok && handles(h, WrapModelCall) {
 		c.wrapModel = append(c.wrapModel, entry[WrapModelHook]{x, i, policy})
 	}
+	if x, ok := inner.(StreamHook); ok && handles(h, StreamModelText) {
+		c.stream = append(c.stream, entry[StreamHook]{x, i, policy})
+	}
 	if handles(h, BeforeTrustDecision) {
 		if x, ok := inner.(TrustDeciderHook); ok {
 			c.trustDeciders = append(c.trustDeciders, entry[TrustDeciderHook]{x, i, policy})
@@ -281,7 +303,7 @@ func (c *Chain) add(i int, h Hook) bool {
 // entries counts the chain's hooks over all points.
 func (c *Chain) entries() int {
 	return len(c.beforeRun) + len(c.afterRun) + len(c.beforeModel) + len(c.afterModel) +
-		len(c.beforeTool) + len(c.afterTool) + len(c.wrapTool) + len(c.wrapModel) +
+		len(c.beforeTool) + len(c.afterTool) + len(c.wrapTool) + len(c.wrapModel) + len(c.stream) +
 		len(c.trustDeciders) + len(c.trustRecommenders)
 }
 
@@ -313,6 +335,8 @@ func handles(h Hook, p Point) bool {
 		_, ok = h.(WrapToolHook)
 	case WrapModelCall:
 		_, ok = h.(WrapModelHook)
+	case StreamModelText:
+		_, ok = h.(StreamHook)
 	case BeforeTrustDecision:
 		_, ok = h.(BeforeTrustDecisionHook)
 		if _, decides := h.(TrustDeciderHook); decides {

@@ -55,6 +55,14 @@ func (wrongSignature) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	return hooks.ToolCallPatch{}, nil
 }
 
+// halfStream has StreamText but not HoldBack: it is no StreamHook.
+type halfStream struct{}
+
+func (halfStream) Name() string { return "half-stream" }
+func (halfStream) StreamText(c *hooks.Context, text string, final bool) (*hooks.StreamPatch, error) {
+	return nil, nil
+}
+
 // nameOnly has a name and nothing else.
 type nameOnly struct{}
 
@@ -83,6 +91,8 @@ func TestNewChainRejectsBadHooks(t *testing.T) {
 			"method BeforeToolExecute is (*hooks.Context, hooks.ToolCall) (hooks.ToolCallPatch, error)",
 			"the chain calls BeforeToolExecute (*hooks.Context, hooks.ToolCall) (*hooks.ToolCallPatch, error)"}},
 		{"no point method at all", []hooks.Hook{nameOnly{}}, []string{`"only"`, "implements no point method"}},
+		{"a stream hook without its hold-back", []hooks.Hook{halfStream{}}, []string{`"half-stream"`,
+			"method StreamText would never run: StreamHook also needs HoldBack () int"}},
 	}
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {

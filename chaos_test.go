@@ -35,15 +35,12 @@ func chaos(t *testing.T) {
 	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
 }
 
-// chaosJS compiles a JS hook, collecting its load diagnostics; the test
-// waits for its runtime refills before checking for leaks.
+// chaosJS compiles a JS hook, collecting its load diagnostics.
 func chaosJS(t *testing.T, source string, diags *diagnostics) *jsHook {
 	t.Helper()
 	h, err := CompileJS("chaos", source, diags.add)
 	require.NoError(t, err)
-	js := h.(*jsHook)
-	t.Cleanup(js.refills.Wait)
-	return js
+	return h.(*jsHook)
 }
 
 // diagnostics collects diagnostics from many goroutines.

@@ -129,29 +129,28 @@ type Context struct {
 	Files   Files
 	System  System
 
-	run       *Run
-	life      *callLife // the point call's: ends every Context it handed out
-	point     Point     // the point of the call ("" in a literal)
-	hook      int       // index of the running hook in the chain's list; -1: none
-	call      ToolCall  // in tool points: the call as the model asked for it
-	hasCall   bool
-	rewritten bool // in tool points: a hook replaced the call's arguments
+	// life is the point call's: its run, point and call, shared by every
+	// Context the call hands out (which keeps each Context small: a hook
+	// gets a copy of its call's), and it ends them all. Nil in a literal.
+	life      *callLife
+	hook      int32 // index of the running hook in the chain's list; -1: none
+	rewritten bool  // in tool points: a hook replaced the call's arguments
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).
 func (c *Context) Hook() string {
-	if c.hook < 0 || c.run == nil {
+	if c.hook < 0 || c.run() == nil {
 		return ""
 	}
-	return c.run.chain.names[c.hook]
+	return c.run().chain.names[c.hook]
 }
 
 // RunID returns the run's id ("" for a Context made outside a run).
 func (c *Context) RunID() string {
-	if c.run == nil {
+	if c.run() == nil {
 		return ""
 	}
-	return c.run.id
+	return c.run().id
 }
 
 // ModelCalls returns how many requests this run let through to the model
@@ -159,10 +158,10 @@ func (c *Context) RunID() string {
 // AfterModelResponse the call just answered is counted. A model call a
 // wrap hook retried, or sent to another model, counts once.
 func (c *Context) ModelCalls() int {
-	if c.run == nil {
+	if c.run() == nil {
 		return 0
 	}
-	return int(c.run.modelCalls.Load())
+	return int(c.run().modelCalls.Load())
 }
 
 // Continuations returns how many model calls in a row, up to and
@@ -174,20 +173,20 @@ func (c *Context) ModelCalls() int {
 // Code's Stop, Gemini CLI's AfterAgent) read one streak, so that two of
 // them cannot keep a run going by taking turns.
 func (c *Context) Continuations() int {
-	if c.run == nil {
+	if c.run() == nil {
 		return 0
 	}
-	return int(c.run.continuations.Load())
+	return int(c.run().continuations.Load())
 }
 
 // State returns the running hook's state for this run: what its BeforeRun
 // returned or SetState set last, or what a snapshot restored. Nil outside
 // a hook.
 func (c *Context) State() any {
-	if c.hook < 0 || c.run == nil {
+	if c.hook < 0 || c.run() == nil {
 		return nil
 	}
-	return c.run.state(c.hook)
+	return c.run().state(int(c.hook))
 }
 
 // SetState replaces the running hook's state for this run, at any point:
@@ -198,16 +197,19 @@ func (c *Context) State() any {
 // nothing outside a hook. A JavaScript hook sets it by returning {state}
 // from any export.
 func (c *Context) SetState(v any) {
-	if c.hook < 0 || c.run == nil {
+	if c.hook < 0 || c.run() == nil {
 		return
 	}
-	c.run.setState(c.hook, v)
+	c.run().setState(int(c.hook), v)
 }
 
 // OriginalCall returns, in tool points, the call as the model asked for it,
 // before any hook rewrote its arguments; ok is false in other points.
 func (c *Context) OriginalCall() (call ToolCall, ok bool) {
-	return c.call, c.hasCall
+	if c.life == nil {
+		return ToolCall{}, false
+	}
+	return c.life.call, c.life.hasCall
 }
 
 // Rewritten reports, in tool points and in a ToolFunc, whether hooks
@@ -224,18 +226,18 @@ func (c *Context) Rewritten() bool {
 // the first. An error is not kept: the next call runs fn again. The value
 // must marshal to JSON for Run.Snapshot.
 func (c *Context) Memo(key string, fn func() (any, error)) (any, error) {
-	if c.run == nil {
+	if c.run() == nil {
 		return runMemo(fn) // no run to remember it in
 	}
-	return c.run.memo.do(c, memoKey{hook: c.Hook(), key: key}, fn)
+	return c.run().memo.do(c, memoKey{hook: c.Hook(), key: key}, fn)
 }
 
 // Log writes a line to the host's log, while the hook runs. The arguments
 // are formatted as fmt.Sprintln does, without the newline.
 func (c *Context) Log(args ...any) {
 	line := strings.TrimSuffix(fmt.Sprintln(args...), "\n")
-	if c.run != nil && c.run.host.Log != nil {
-		c.run.host.Log(c.Hook(), line)
+	if c.run() != nil && c.run().host.Log != nil {
+		c.run().host.Log(c.Hook(), line)
 		return
 	}
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
@@ -246,23 +248,23 @@ func (c *Context) Log(args ...any) {
 // a hook that must not act unattended (an approval policy) can refuse
 // instead of taking that answer.
 func (c *Context) Interactive() bool {
-	return c.run != nil && c.run.host.Confirm != nil
+	return c.run() != nil && c.run().host.Confirm != nil
 }
 
 // Confirm asks a person and blocks until they answer. Without a
 // Host.Confirm it answers Host.AutoApprove at once. An error from the host,
 // or a cancelled context, answers no.
 func (c *Context) Confirm(p Prompt) bool {
-	if c.run == nil {
+	if c.run() == nil {
 		return false // nobody to ask
 	}
-	h := &c.run.host
+	h := &c.run().host
 	if h.Confirm == nil {
 		return h.AutoApprove
 	}
 	ok, err := h.Confirm(c.base(), p)
 	if err != nil {
-		c.run.chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
+		c.run().chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
 		return false
 	}
 	return ok
@@ -271,7 +273,12 @@ func (c *Context) Confirm(p Prompt) bool {
 // Point returns the point of the call c was made for ("" in a Context
 // made outside a run). In a tool or model call and in wrap hooks it is
 // WrapToolCall or WrapModelCall.
-func (c *Context) Point() Point { return c.point }
+func (c *Context) Point() Point {
+	if c.life == nil {
+		return ""
+	}
+	return c.life.point
+}
 
 // Diagnose reports a problem of the running hook that fails nothing (a
 // setting it skipped, an answer it could not read) as a Diagnostic naming
@@ -281,7 +288,7 @@ func (c *Context) Point() Point { return c.point }
 // Outside a run it goes to slog.
 func (c *Context) Diagnose(err error) {
 	if err != nil {
-		c.diagnose(c.point, err)
+		c.diagnose(c.Point(), err)
 	}
 }
 
@@ -289,17 +296,17 @@ func (c *Context) Diagnose(err error) {
 // anything.
 func (c *Context) diagnose(p Point, err error) {
 	d := Diagnostic{Hook: c.Hook(), Point: p, Err: err}
-	if c.run == nil {
+	if c.run() == nil {
 		slog.WarnContext(c.ctx(), "hook diagnostic", "hook", d.Hook, "point", p, "err", err)
 		return
 	}
-	c.run.chain.diagnose(d)
+	c.run().chain.diagnose(d)
 }
 
 // Notify shows a person a notice, without waiting.
 func (c *Context) Notify(n Notice) {
-	if c.run != nil && c.run.host.Notify != nil {
-		c.run.host.Notify(c.Hook(), n)
+	if c.run() != nil && c.run().host.Notify != nil {
+		c.run().host.Notify(c.Hook(), n)
 		return
 	}
 	slog.InfoContext(c.ctx(), n.Title, "hook", c.Hook(), "run", c.RunID(), "body", n.Body)
@@ -337,6 +344,19 @@ type callLife struct {
 	done   context.Context // made on the first Done: the call's context, cancelled at its end
 	cancel context.CancelFunc
 	slots  []Context // the Contexts of the hooks the call may enter (Context.forHook)
+
+	run     *Run
+	point   Point
+	call    ToolCall // in tool points: the call as the model asked for it
+	hasCall bool
+}
+
+// run returns the run c belongs to, or nil for a Context made outside one.
+func (c *Context) run() *Run {
+	if c.life == nil {
+		return nil
+	}
+	return c.life.run
 }
 
 // end marks the call over and closes Done for whoever asked for it.

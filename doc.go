@@ -108,8 +108,9 @@
 //
 // A [Loader] loads <Dir>/<name>/index.js (Dir defaults to ~/.rienda/hooks),
 // a CommonJS module that exports one function per point it handles, named
-// after the [Point]. Every call runs in a fresh goja runtime, so no
-// JavaScript state survives a call. The Loader's documentation gives what
+// after the [Point]. Each call evaluates the module anew in a runtime whose
+// built-ins and globalThis are frozen, so no JavaScript state survives a
+// call; a hook may not write globals or change built-ins. The Loader's documentation gives what
 // an export receives and may return, and the ctx object's capabilities.
 //
 // [CommandHooks] turns a settings file's "hooks" list into hooks that run

@@ -19,6 +19,14 @@ type Files interface {
 	Exists(name string) (bool, error)
 }
 
+// ContextReader is a Files whose reads can stop when a context ends: a
+// JavaScript hook's ctx.file.read uses it, so that a read of a slow file
+// (a network mount) ends with the hook's call. DirFiles is one; a host's
+// own Files may be one too.
+type ContextReader interface {
+	ReadContext(ctx context.Context, name string) ([]byte, error)
+}
+
 // MaxFileRead bounds what DirFiles reads from one file: a hook reads
 // configuration and notes, and a read must never grow without bound.
 const MaxFileRead = 32 << 20
@@ -42,11 +50,11 @@ func (d DirFiles) path(name string) string {
 
 // Read returns the file's contents.
 func (d DirFiles) Read(name string) ([]byte, error) {
-	return d.readContext(context.Background(), name)
+	return d.ReadContext(context.Background(), name)
 }
 
-// readContext is Read, stopping when ctx ends.
-func (d DirFiles) readContext(ctx context.Context, name string) ([]byte, error) {
+// ReadContext is Read, stopping when ctx ends.
+func (d DirFiles) ReadContext(ctx context.Context, name string) ([]byte, error) {
 	p := d.path(name)
 	f, err := openRegular(p, os.O_RDONLY, 0)
 	if err != nil {

@@ -9,59 +9,153 @@ import (
 	"time"
 
 	"github.com/dop251/goja"
+
+	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// The JS benchmarks call the seed's guard hook (testdata/hooks/guard) on a
-// harmless shell command, the common case: it inspects and lets it through.
+// The JS benchmarks call two hooks on a harmless shell command, the
+// common case: each inspects it and lets it through. guard is the small
+// guard of testdata/hooks/guard; policy is a realistic one (policyHook: 26
+// lines, constants, helpers, an Error subclass, a 20-field payload).
+
+// policyHook is the realistic hook of the benchmarks.
+const policyHook = `"use strict";
+const DANGEROUS = [/\brm\s+-rf\b/, /\bgit\s+push\s+.*--force\b/, /\bcurl\b.*\|\s*sh\b/, /\bdd\s+if=/];
+const PROTECTED = new Set(["main", "master", "release"]);
+const LIMITS = { maxFiles: 50, maxBytes: 1 << 20 };
+function isDangerous(cmd) { return DANGEROUS.some((re) => re.test(cmd)); }
+function branchOf(args) {
+  const m = /\bgit\s+push\s+\S+\s+(\S+)/.exec(args.command || "");
+  return m ? m[1] : undefined;
+}
+function summarize(args) {
+  return Object.keys(args).sort().map((k) => k + "=" + String(args[k]).slice(0, 20)).join(" ");
+}
+class PolicyError extends Error {
+  constructor(message) { super(message); this.name = "PolicyError"; }
+}
+module.exports = {
+  beforeToolExecute(ctx, call) {
+    const args = call.arguments;
+    if (call.name !== "shell") return;
+    if (isDangerous(args.command || "")) return { allow: false, reason: "dangerous: " + args.command };
+    const branch = branchOf(args);
+    if (branch && PROTECTED.has(branch)) return { allow: false, reason: "protected branch " + branch };
+    if ((args.files || []).length > LIMITS.maxFiles) return { allow: false, reason: "too many files" };
+    if (args.bytes > LIMITS.maxBytes) return { allow: false, reason: "too large" };
+    if (summarize(args).length > 2000) throw new PolicyError("arguments too long");
+  },
+};`
+
+// policyCall is a shell call with 20 arguments.
+var policyCall = func() ToolCall {
+	args := map[string]any{"command": "ls -la", "cwd": "/work/project", "files": []any{"a.go", "b.go", "c.go"}, "bytes": 2048.0}
+	for i := len(args); i < 20; i++ {
+		args["opt"+strconv.Itoa(i)] = "value " + strconv.Itoa(i)
+	}
+	return ToolCall{ID: "1", Name: "shell", Arguments: args}
+}()
 
 var jsBenchCall = ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls -la"}}
 
-func benchGuard(b *testing.B) (*jsHook, *Context) {
-	b.Helper()
-	h, err := (&Loader{Dir: "testdata/hooks"}).Load("guard")
-	if err != nil {
-		b.Fatal(err)
+// benchHooks runs f for each benchmark hook, as a sub-benchmark.
+func benchHooks(b *testing.B, f func(b *testing.B, h *jsHook, c *Context, call ToolCall)) {
+	for _, name := range []string{"guard", "policy"} {
+		b.Run(name, func(b *testing.B) {
+			var h Hook
+			var err error
+			call := jsBenchCall
+			if name == "guard" {
+				h, err = (&Loader{Dir: "testdata/hooks"}).Load("guard")
+			} else {
+				h, err = CompileJS("policy", policyHook, func(d Diagnostic) { b.Fatal(d.Err) })
+				call = policyCall
+			}
+			if err != nil {
+				b.Fatal(err)
+			}
+			chain, err := NewChain([]Hook{h})
+			if err != nil {
+				b.Fatal(err)
+			}
+			run, err := chain.Start(context.Background(), Host{Env: map[string]string{}}, RunStart{RunID: "bench"})
+			if err != nil {
+				b.Fatal(err)
+			}
+			c := run.context(context.Background(), BeforeToolExecute)
+			c.hook = 0
+			f(b, h.(*jsHook), c, call)
+		})
 	}
-	chain, err := NewChain([]Hook{h})
-	if err != nil {
-		b.Fatal(err)
-	}
-	run, err := chain.Start(context.Background(), Host{Env: map[string]string{}}, RunStart{RunID: "bench"})
-	if err != nil {
-		b.Fatal(err)
-	}
-	c := run.context(context.Background(), BeforeToolExecute)
-	c.hook = 0
-	return h.(*jsHook), c
 }
 
 func toolArgs(call ToolCall) func(in *jsInstance) ([]goja.Value, error) {
 	return func(in *jsInstance) ([]goja.Value, error) { return in.values(toolCallJS(call)) }
 }
 
-// BenchmarkJSWarm calls the hook again and again in one warm runtime: the
-// floor a fresh runtime is measured against (and what the fresh-state rule
-// forbids in production).
+// BenchmarkJSWarm calls the hook again and again in one runtime whose
+// module was evaluated once: the floor a call with fresh state is measured
+// against (and what the fresh-state rule forbids in production).
 func BenchmarkJSWarm(b *testing.B) {
-	h, c := benchGuard(b)
-	in := h.ready.get()
-	b.ReportAllocs()
-	for b.Loop() {
-		callInstance(b, c, in)
-	}
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		in := warmInstance(b, c, h)
+		b.ReportAllocs()
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			callWarm(b, c, in, call)
+		}
+	})
 }
 
-func callInstance(b *testing.B, c *Context, in *jsInstance) {
-	v, err := in.call(c, BeforeToolExecute, toolArgs(jsBenchCall))
+// warmInstance is a runtime of h with its module evaluated, for callWarm.
+func warmInstance(b *testing.B, c *Context, h *jsHook) *jsInstance {
+	in, err := h.get(c.base())
+	if err != nil {
+		b.Fatal(err)
+	}
+	in.cur = c
+	if err := jsrt.Guard(c.base(), in.rt, func() error { return in.begin(c.base(), h.prog) }); err != nil {
+		b.Fatal(err)
+	}
+	return in
+}
+
+// callWarm calls the export in in's module as it is, without evaluating
+// the module again: state would carry over from call to call.
+func callWarm(b *testing.B, c *Context, in *jsInstance, call ToolCall) {
+	ctx := c.base()
+	var v any
+	err := jsrt.Guard(ctx, in.rt, func() error {
+		fn, _ := goja.AssertFunction(in.exports.Get(string(BeforeToolExecute)))
+		args, err := toolArgs(call)(in)
+		if err != nil {
+			return err
+		}
+		r, err := jsrt.Call(in.rt, fn, in.exports, append([]goja.Value{in.ctx}, args...)...)
+		if err != nil {
+			return err
+		}
+		v, err = jsrt.Export(ctx, in.rt, r)
+		return err
+	})
 	if _, err := read(c, BeforeToolExecute, v, err); err != nil {
 		b.Fatal(err)
 	}
 }
 
-func callFresh(b *testing.B, c *Context, h *jsHook) {
-	if _, err := h.BeforeToolExecute(c, jsBenchCall); err != nil {
+func callFresh(b *testing.B, c *Context, h *jsHook, call ToolCall) {
+	if _, err := h.BeforeToolExecute(c, call); err != nil {
 		b.Fatal(err)
 	}
+}
+
+// cpuPerOp starts counting the process's CPU time, and the function it
+// returns reports it per op as cpu-ns/op: on a shared machine, where the
+// wall clock counts the time other processes held the CPU, the CPU time a
+// call took moves far less (it counts the garbage collector's work too).
+func cpuPerOp(b *testing.B) func() {
+	start := cpuTime()
+	return func() { b.ReportMetric(float64(cpuTime()-start)/float64(b.N), "cpu-ns/op") }
 }
 
 // agentGap spaces the calls of the spaced benchmarks, as an agent loop
@@ -71,25 +165,19 @@ const agentGap = time.Millisecond
 // BenchmarkJSWarmSpaced is BenchmarkJSWarm with the calls agentGap apart:
 // what the same warm runtime costs once the CPU has been idle.
 func BenchmarkJSWarmSpaced(b *testing.B) {
-	h, c := benchGuard(b)
-	in := h.ready.get()
-	latency(b, agentGap, func() {}, func() { callInstance(b, c, in) })
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		in := warmInstance(b, c, h)
+		latency(b, agentGap, func() {}, func() { callWarm(b, c, in, call) })
+	})
 }
 
-// BenchmarkJSFreshSpaced is a fresh runtime per call with the calls
-// agentGap apart, as in an agent loop: between two calls the hook prepares
-// its next runtimes (the benchmark waits for that before the next call).
+// BenchmarkJSFreshSpaced is a call with fresh state (the module evaluated
+// again in a locked-down runtime) with the calls agentGap apart, as in an
+// agent loop.
 func BenchmarkJSFreshSpaced(b *testing.B) {
-	h, c := benchGuard(b)
-	latency(b, agentGap, h.refills.Wait, func() { callFresh(b, c, h) })
-}
-
-// BenchmarkJSFreshReady is a fresh runtime per call with the calls spaced
-// only by the refill, the CPU never idle: set against BenchmarkJSWarm, it
-// shows what a fresh runtime costs at best, with warm caches.
-func BenchmarkJSFreshReady(b *testing.B) {
-	h, c := benchGuard(b)
-	latency(b, 0, h.refills.Wait, func() { callFresh(b, c, h) })
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		latency(b, agentGap, func() {}, func() { callFresh(b, c, h, call) })
+	})
 }
 
 // latency times call alone, after gap and wait, and reports its mean as
@@ -99,6 +187,7 @@ func BenchmarkJSFreshReady(b *testing.B) {
 // than the call and cools its caches.
 func latency(b *testing.B, gap time.Duration, wait, call func()) {
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	var total time.Duration
 	for b.Loop() {
 		if gap > 0 {
@@ -112,29 +201,43 @@ func latency(b *testing.B, gap time.Duration, wait, call func()) {
 	b.ReportMetric(float64(total.Nanoseconds())/float64(b.N), "ns/call")
 }
 
-// BenchmarkJSFresh is a fresh runtime per call, back to back: throughput,
-// with the refill racing the calls for the CPU.
+// BenchmarkJSFresh is a call with fresh state per call, back to back.
 func BenchmarkJSFresh(b *testing.B) {
-	h, c := benchGuard(b)
-	b.ReportAllocs()
-	for b.Loop() {
-		callFresh(b, c, h)
-	}
-	b.StopTimer()
-	h.refills.Wait()
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		b.ReportAllocs()
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			callFresh(b, c, h, call)
+		}
+	})
 }
 
-// BenchmarkJSNaive makes the runtime in the call: a new goja runtime, the
-// compiled module evaluated, the call.
+// BenchmarkJSNaive is fresh state the naive way: a new goja runtime,
+// without the bounds, the compiled module evaluated, the call.
 func BenchmarkJSNaive(b *testing.B) {
-	h, c := benchGuard(b)
+	benchHooks(b, func(b *testing.B, h *jsHook, c *Context, call ToolCall) {
+		b.ReportAllocs()
+		defer cpuPerOp(b)()
+		for b.Loop() {
+			in := &jsInstance{rt: goja.New(), retained: &jsrt.Retained{}}
+			in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
+			v, err := in.call(c, h.prog, BeforeToolExecute, toolArgs(call))
+			if _, err := read(c, BeforeToolExecute, v, err); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}
+
+// BenchmarkJSNewRuntime is what a call pays when its hook has no idle
+// runtime: a runtime made, bounded and locked down.
+func BenchmarkJSNewRuntime(b *testing.B) {
 	b.ReportAllocs()
+	defer cpuPerOp(b)()
 	for b.Loop() {
-		in, err := prepareJS(c, h.prog, false)
-		if err != nil {
+		if _, err := newJSInstance(context.Background(), jsrt.Limits{}); err != nil {
 			b.Fatal(err)
 		}
-		callInstance(b, c, in)
 	}
 }
 
@@ -185,13 +288,12 @@ func benchHistory(b *testing.B, source string) {
 			}
 			req := ModelRequest{System: "You are terse.", Messages: history(n)}
 			b.ReportAllocs()
+			defer cpuPerOp(b)()
 			for b.Loop() {
 				if _, err := run.BeforeModelRequest(context.Background(), req); err != nil {
 					b.Fatal(err)
 				}
 			}
-			b.StopTimer()
-			h.(*jsHook).refills.Wait()
 		})
 	}
 }

@@ -25,13 +25,21 @@ const maxHTTPBody = 16 << 20
 // the hook first reads them, so that a hook pays only for what it uses and
 // preparing a runtime stays cheap.
 func (in *jsInstance) newCtx() *goja.Object {
-	return in.rt.NewDynamicObject(&jsCtx{in: in, members: map[string]goja.Value{}})
+	return in.rt.NewDynamicObject(&jsCtx{in: in})
 }
 
 // jsCtx is the handler of ctx.
 type jsCtx struct {
 	in      *jsInstance
-	members map[string]goja.Value // made so far, and what the hook set
+	members map[string]goja.Value // made so far, and what the hook set; nil until then
+}
+
+// keep notes the member key, making the map on the first.
+func (x *jsCtx) keep(key string, v goja.Value) {
+	if x.members == nil {
+		x.members = make(map[string]goja.Value, 4)
+	}
+	x.members[key] = v
 }
 
 var jsCtxKeys = []string{"workdir", "session", "agent", "config", "env", "state", "system",
@@ -46,7 +54,7 @@ func (x *jsCtx) Get(key string) goja.Value {
 		panic(x.in.rt.NewGoError(err))
 	}
 	if v != nil {
-		x.members[key] = v
+		x.keep(key, v)
 	}
 	return v
 }
@@ -102,7 +110,7 @@ func (x *jsCtx) make(key string) (goja.Value, error) {
 
 // Set lets a hook add to its ctx (the ctx of this one call).
 func (x *jsCtx) Set(key string, v goja.Value) bool {
-	x.members[key] = v
+	x.keep(key, v)
 	return true
 }
 
@@ -179,8 +187,8 @@ func (in *jsInstance) fileJS() *goja.Object {
 	_ = o.Set("read", func(name string) (string, error) {
 		var b []byte
 		var err error
-		if r, ok := files().(contextReader); ok { // stops with the call
-			b, err = r.readContext(in.cur.base(), name)
+		if r, ok := files().(ContextReader); ok { // stops with the call
+			b, err = r.ReadContext(in.cur.base(), name)
 		} else {
 			b, err = files().Read(name)
 		}
@@ -190,11 +198,6 @@ func (in *jsInstance) fileJS() *goja.Object {
 	_ = o.Set("append", func(name, data string) error { return files().Append(name, []byte(data)) })
 	_ = o.Set("exists", func(name string) (bool, error) { return files().Exists(name) })
 	return o
-}
-
-// contextReader is a Files whose reads stop when a context ends (DirFiles).
-type contextReader interface {
-	readContext(ctx context.Context, name string) ([]byte, error)
 }
 
 // jsHTTPRequest is what ctx.http.request takes.

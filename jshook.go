@@ -13,23 +13,28 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// jsHook is a JavaScript hook. Every invocation runs in a runtime of its
-// own, used once and thrown away, so no JavaScript state survives a call.
-// Runtimes are prepared ahead (module evaluated, ctx built) off the hot
-// path; a call that finds none ready prepares its own.
+// jsHook is a JavaScript hook. Its calls run in runtimes whose built-ins
+// are frozen, each call evaluating the module anew, so no JavaScript state
+// survives a call; the runtimes are kept for later calls (jsPool).
 type jsHook struct {
 	name    string
-	timeout time.Duration        // 0: none, per the seed
+	timeout time.Duration        // 0: none
 	prog    *jsrt.Program        // nil: a broken hook, handling nothing
 	exports [len(allPoints)]bool // by pointIndex
-	jsPool                       // its runtimes prepared ahead
+	jsPool                       // its idle runtimes
 }
 
-func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report func(error)) *jsHook {
-	h := &jsHook{name: name, timeout: timeout}
+func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, limits jsrt.Limits, report func(error)) *jsHook {
+	h := &jsHook{name: name, timeout: timeout, jsPool: jsPool{limits: limits}}
 	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
 	defer cancel()
-	in, err := prepareJS(ctx, prog, true)
+	in, err := newJSInstance(ctx, limits)
+	if err != nil {
+		report(err)
+		return h
+	}
+	defer in.end()
+	err = jsrt.Guard(ctx, in.rt, func() error { return in.begin(ctx, prog) })
 	var broken *jsrt.BrokenFileError
 	switch {
 	case errors.As(err, &broken):
@@ -57,9 +62,7 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, report fu
 		return h
 	}
 	h.prog = prog
-	h.prepare = func(ctx context.Context) (*jsInstance, error) { return prepareJS(ctx, prog, true) }
-	h.jsPool.timeout = evalTimeout
-	h.ready.put(in) // evaluated, never called: as fresh as any
+	h.put(in, ctx, nil) // its module scope is gone with the call that made it
 	return h
 }
 
@@ -104,8 +107,13 @@ func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 	if h.prog == nil {
 		return nil, fmt.Errorf("hook %q did not load: it handles no point", h.name)
 	}
-	// The timeout bounds the whole invocation, the module's evaluation too
-	// when no runtime was ready.
+	// A runtime made now is the library's work, not the hook's: it runs no
+	// code of the hook, so only the call's own context bounds it.
+	in, err := h.get(c.base())
+	if err != nil {
+		return nil, err
+	}
+	// The timeout bounds the whole invocation: the module's evaluation too.
 	if h.timeout > 0 {
 		ctx, cancel := context.WithTimeoutCause(c.base(), h.timeout, fmt.Errorf("hook %q ran out of its %s", h.name, h.timeout))
 		defer cancel()
@@ -113,26 +121,16 @@ func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 		bounded.Context = ctx
 		c = &bounded
 	}
-	v, err := h.invoke(c, p, args)
+	v, err := in.call(c, h.prog, p, args)
+	h.put(in, c.base(), err)
 	var thrown *jsrt.ScriptError
 	if errors.As(err, &thrown) {
-		// Seed 000: a hook that throws is reported as a notice (a person
-		// sees it), besides the diagnostic, while the run goes on.
+		// A hook that throws is reported as a notice (a person sees it),
+		// besides the diagnostic, while the run goes on.
 		message, _, _ := strings.Cut(thrown.Message, "\n")
 		c.Notify(Notice{Title: fmt.Sprintf("hook %s failed at %s", h.name, p), Body: message})
 	}
 	return v, err
-}
-
-// invoke runs the export for p in a fresh runtime: a prepared one, or else
-// one made now, without the warm-up (which would only slow this call).
-func (h *jsHook) invoke(c *Context, p Point, args jsArgs) (any, error) {
-	in, refill, err := h.take(func() (*jsInstance, error) { return prepareJS(c.base(), h.prog, false) })
-	if err != nil {
-		return nil, err
-	}
-	defer h.done(refill)
-	return in.call(c, p, args)
 }
 
 func clip(data []byte) string {
@@ -177,14 +175,16 @@ func (h *jsHook) AfterRun(c *Context, end RunEnd) error {
 }
 
 // BeforeModelRequest runs beforeModelRequest(ctx, request), with
-// request.messages read-only; a returned messages is ignored with a
-// diagnostic.
+// request.messages and request.tools read-only; a returned messages is
+// ignored with a diagnostic, a returned model or tools replaces the one
+// sent.
 func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
 	v, err := h.call(c, BeforeModelRequest, func(in *jsInstance) ([]goja.Value, error) {
-		in.wrapFrozenBuiltins()
 		o := in.rt.NewObject()
 		_ = o.Set("system", req.System)
 		in.lazyField(o, "messages", func() (goja.Value, error) { return in.messagesJS(req.Messages), nil })
+		_ = o.Set("model", req.Model)
+		in.lazyField(o, "tools", func() (goja.Value, error) { return in.toolSpecsJS(req.Tools), nil })
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, BeforeModelRequest, v, err)
@@ -194,7 +194,7 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 	if r.field("messages") != nil {
 		c.diagnose(BeforeModelRequest, fmt.Errorf("returned messages: ignored, messages are read-only to JavaScript hooks"))
 	}
-	p := &ModelRequestPatch{System: r.str("system")}
+	p := &ModelRequestPatch{System: r.str("system"), Model: r.str("model"), Tools: r.toolSpecs("tools")}
 	var respond, end *returned
 	p.Respond, respond = r.response("respond")
 	p.End, end = r.end("end")
@@ -202,13 +202,14 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 }
 
 // AfterModelResponse runs afterModelResponse(ctx, response), with
-// response.toolCalls read-only.
+// response.toolCalls and response.usage read-only.
 func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelResponsePatch, error) {
 	v, err := h.call(c, AfterModelResponse, func(in *jsInstance) ([]goja.Value, error) {
-		in.wrapFrozenBuiltins()
 		o := in.rt.NewObject()
 		_ = o.Set("text", resp.Text)
 		in.lazyField(o, "toolCalls", func() (goja.Value, error) { return in.toolCallsJS(resp.ToolCalls), nil })
+		in.lazyField(o, "usage", func() (goja.Value, error) { return in.usageJS(resp.Usage) })
+		_ = o.Set("stopReason", string(resp.StopReason))
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, AfterModelResponse, v, err)

@@ -45,20 +45,28 @@ func DefaultDir() (string, error) {
 // hooks to load, in order; LoadAgent fails with ErrUnknownHook for one
 // that does not exist.
 //
-// Every call runs in a fresh goja runtime, so no JavaScript state survives
-// a call (module variables and globalThis start over); to remember
-// something, use ctx.state, ctx.memo or a file. Runtimes are prepared ahead
-// of need, module evaluated and the built-ins its source names set up, at
-// most eight per hook, and each is used once.
+// No JavaScript state survives a call: each call evaluates the module
+// anew, in a goja runtime whose built-ins and globalThis were frozen when
+// it was made; to remember something, use ctx.state, ctx.memo or a file.
+// So a hook may not write a global (globalThis.x = 1, or x = 1 without a
+// declaration) or change a built-in (no polyfills): strict code throws a
+// TypeError, sloppy code's write is dropped. Assigning a property an
+// object inherits from a built-in (this.name in an Error subclass,
+// o.toString) defines it on the object, as usual. A hook keeps at most 4
+// idle runtimes (about 0.5 MB each) for later calls; nothing is prepared
+// in the background. See docs/javascript.md.
 //
 // # What an export gets and returns
 //
 // An export gets (ctx, payload), afterToolExecute (ctx, call, result), as
-// copies: call {id, name, arguments}, request {system, messages}, response
-// {text, toolCalls}, result {text, isError, value}, start {runId, input,
+// copies: call {id, name, arguments}, request {system, messages, model,
+// tools}, response {text, toolCalls, usage, stopReason}, result {text, isError, value}, start {runId, input,
 // resumed}, event {runId, outcome, reason, output}, trust {path, decision,
 // isNew}. A message is {role, text} and, when set, id, toolCalls and
-// toolCallId. request.messages and response.toolCalls are read-only:
+// toolCallId; a tool is {name, description, schema} (the schema parsed
+// from its JSON); usage is {inputTokens, outputTokens, cachedInputTokens}.
+// request.messages, request.tools, response.toolCalls and response.usage
+// are read-only:
 // changing them has no effect (an assignment is ignored, or throws in
 // strict mode; push throws), and a returned messages is ignored with a
 // diagnostic. They are made when the hook first reads them, element by
@@ -66,12 +74,13 @@ func DefaultDir() (string, error) {
 // conversation. Unlike a plain frozen array, Object.getOwnPropertyDescriptor
 // reports an index as writable, Reflect.isExtensible says true, and a tool
 // call whose arguments cannot be converted throws where the hook reads it.
-// Object.isFrozen(request.messages) is true when the hook's source names
-// it (or isSealed, isExtensible, freeze, seal, preventExtensions).
+// Object.isFrozen(request.messages) is true, as Object.isSealed; and
+// Object.isExtensible false.
 //
 // It returns nothing (no opinion) or an object with the fields of the
 // point's patch: {allow, reason, arguments, result} (or {block: reason}),
-// {system, respond, end: {output}}, {text, end, continue} (end: true
+// {system, model, tools, respond, end: {output}} (model and tools replace
+// the ones sent), {text, end, continue} (end: true
 // beside output works too), {text, isError, value}, {approve}, and from
 // any export {state}, the hook's new run state; undefined and null keep.
 // Field names match exactly; a field the point does not have is a
@@ -100,10 +109,11 @@ func DefaultDir() (string, error) {
 // JavaScript hooks default to policy Report: a throw is a diagnostic with
 // the JavaScript stack (file:line:column), and a notice, and the hook
 // counts as having no opinion. Cancelling the call's context interrupts
-// the running hook, even in an endless loop; a recursion deeper than 4096
-// calls, or 2000 levels of a built-in that recurses in Go (nested arrays,
-// JSON, yield*), is an error, not a crash. There is no timeout but the
-// context's, unless Timeout sets one.
+// the running hook, even in an endless loop or a built-in looping over a
+// long array; a recursion deeper than 4096 calls, or 2000 levels of a
+// built-in that recurses in Go (nested arrays, JSON, yield*), is an error,
+// not a crash, and so is a built-in asked for more than MaxAlloc. There is
+// no timeout but the context's, unless Timeout sets one.
 type Loader struct {
 	Dir         string           // "": DefaultDir()
 	Diagnostics func(Diagnostic) // load-time diagnostics; nil: slog
@@ -112,8 +122,26 @@ type Loader struct {
 	// module's evaluation too, when a call finds no runtime prepared): a
 	// hook still running then is interrupted, as by a cancellation, and its
 	// error is a diagnostic (policy Report) that says it ran out of time.
-	// Zero (the default, as the seed has it): no timeout but the context's.
+	// Zero (the default): no timeout but the context's.
 	Timeout time.Duration
+
+	// MaxAlloc bounds, in bytes, what one built-in call of a hook may
+	// allocate from a number the hook gives: new ArrayBuffer(n), a typed
+	// array, "x".repeat(n), padStart, padEnd, join's separators. A built-in
+	// that loops over an array-like, or builds an array from one
+	// (indexOf, fill, sort, Array.from, …), refuses a length past
+	// MaxAlloc/16 elements, and apply more than 131,072 arguments. Past
+	// them the built-in throws a RangeError the hook can catch, instead of
+	// a fatal out-of-memory error (no recover catches one) or a loop no
+	// deadline stops. Zero: 64 MiB (4 Mi elements).
+	MaxAlloc int64
+
+	// Prebuilt builds an agent file's ready-made hooks, the hooks entries
+	// {prebuilt: name, with: settings} (Agent.Specs): set it to
+	// prebuilt.FromSpec. (This package cannot call package prebuilt
+	// itself: prebuilt is built on it.) Nil: an agent file that names a
+	// ready-made hook fails to load, saying so.
+	Prebuilt func(name string, settings map[string]any) (Hook, error)
 }
 
 // Load loads the hook name. It returns an error wrapping ErrUnknownHook,
@@ -145,7 +173,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 	if prog.MainError() != nil { // reported by CompileDir
 		return &jsHook{name: name}, nil
 	}
-	return newJSHook(name, prog, l.Timeout, report), nil
+	return newJSHook(name, prog, l.Timeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
 }
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
@@ -154,6 +182,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 // a.Warnings as a load-time Diagnostic whose Err is the AgentWarning and
 // whose Hook and Point are empty (it is about the agent file, no hook), so
 // that a misspelt key is not silent: "hook:" for "hooks:" declares none.
+// An entry that names a ready-made hook is built by Loader.Prebuilt.
 func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 	if a == nil {
 		return nil, nil
@@ -165,8 +194,14 @@ func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 		return nil, nil
 	}
 	hooks := make([]Hook, 0, len(a.Hooks))
-	for _, name := range a.Hooks {
-		h, err := l.Load(name)
+	for i, name := range a.Hooks {
+		var h Hook
+		var err error
+		if spec, ok := a.Specs[i]; ok {
+			h, err = l.prebuilt(spec)
+		} else {
+			h, err = l.Load(name)
+		}
 		if err != nil {
 			if a.Name != "" {
 				return nil, fmt.Errorf("agent %q: %w", a.Name, err)
@@ -176,6 +211,18 @@ func (l *Loader) LoadAgent(a *Agent) ([]Hook, error) {
 		hooks = append(hooks, h)
 	}
 	return hooks, nil
+}
+
+// prebuilt builds the ready-made hook an agent file's entry names.
+func (l *Loader) prebuilt(spec HookSpec) (Hook, error) {
+	if l.Prebuilt == nil {
+		return nil, fmt.Errorf("agent: line %d: hooks entry \"prebuilt: %s\" needs Loader.Prebuilt (set it to prebuilt.FromSpec)", spec.Line, spec.Prebuilt)
+	}
+	h, err := l.Prebuilt(spec.Prebuilt, spec.With)
+	if err != nil {
+		return nil, fmt.Errorf("agent: line %d: prebuilt %s: %w", spec.Line, spec.Prebuilt, err)
+	}
+	return h, nil
 }
 
 func (l *Loader) diagnose(d Diagnostic) {
@@ -199,7 +246,7 @@ func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
 	}
 	l := Loader{Diagnostics: diag}
-	return newJSHook(name, prog, 0, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+	return newJSHook(name, prog, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
 }
 
 // checkHookName accepts one plain path element: a hook name can never make

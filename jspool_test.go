@@ -2,74 +2,145 @@ package hooks
 
 import (
 	"context"
-	"errors"
+	"runtime"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// TestRefillPolicy: when a call starts a refill, and when calls that come
-// back to back stop refilling until a pause.
-func TestRefillPolicy(t *testing.T) {
-	for _, tc := range []struct {
-		name                  string
-		fromPool, spaced, dry bool
-		ready                 int
-		wantDry, wantRefill   bool
-	}{
-		{name: "ready, spaced, plenty left", fromPool: true, spaced: true, ready: lowWater + 1},
-		{name: "ready, spaced, down to the low water", fromPool: true, spaced: true, ready: lowWater, wantRefill: true},
-		{name: "ready, back to back, low, not dry", fromPool: true, ready: 0, wantRefill: true},
-		{name: "ready, back to back, low, dry", fromPool: true, dry: true, ready: 0, wantDry: true},
-		{name: "a pause ends a dry spell", fromPool: true, spaced: true, dry: true, ready: 1, wantRefill: true},
-		{name: "none ready after a pause", spaced: true, dry: true, wantRefill: true},
-		{name: "none ready, back to back: dry, no refill", ready: 0, wantDry: true},
-		{name: "none ready, back to back, already dry", dry: true, wantDry: true},
-	} {
-		t.Run(tc.name, func(t *testing.T) {
-			dry, refill := refillPolicy(tc.fromPool, tc.spaced, tc.dry, tc.ready)
-			assert.Equal(t, tc.wantDry, dry, "dry")
-			assert.Equal(t, tc.wantRefill, refill, "refill")
-		})
-	}
+// poolHook compiles source and starts a run of it alone.
+func poolHook(t *testing.T, source string) (*jsHook, *Run) {
+	t.Helper()
+	h, err := CompileJS("pool", source, func(d Diagnostic) { t.Error(d.Err) })
+	require.NoError(t, err)
+	chain, err := NewChain([]Hook{h})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), Host{}, RunStart{})
+	require.NoError(t, err)
+	return h.(*jsHook), run
 }
 
-// TestPoolTakeAndDone: a pool hands out its prepared runtimes newest
-// first, makes one cold when empty, refills to its share after a call
-// that asked for it, and never holds more than its share.
-func TestPoolTakeAndDone(t *testing.T) {
-	made := 0
-	newInstance := func(context.Context) (*jsInstance, error) { made++; return &jsInstance{}, nil }
-	p := &jsPool{prepare: newInstance, timeout: evalTimeout}
-	first, second := &jsInstance{}, &jsInstance{}
-	require.True(t, p.ready.put(first))
-	require.True(t, p.ready.put(second))
-
-	in, refill, err := p.take(func() (*jsInstance, error) { t.Fatal("a runtime was ready"); return nil, nil })
-	require.NoError(t, err)
-	assert.Same(t, second, in, "newest first")
-	assert.True(t, refill, "down to the low water after a pause (the first call)")
-	p.done(refill)
-	p.refills.Wait()
-	assert.Equal(t, prepared, p.ready.len(), "refilled to its share")
-	assert.Equal(t, prepared-1, made)
-
-	for range prepared {
-		assert.NotNil(t, p.ready.get())
+// TestPoolReusesOneRuntimeForSequentialCalls: calls one after another use
+// the runtime the load made; none is made in the background.
+func TestPoolReusesOneRuntimeForSequentialCalls(t *testing.T) {
+	h, run := poolHook(t, `exports.beforeToolExecute = () => undefined;`)
+	require.Equal(t, 1, h.idleCount())
+	first := h.idle[0]
+	for range 5 {
+		_, err := run.CallTool(bg, ToolCall{Name: "x"}, noTool)
+		require.NoError(t, err)
 	}
-	cold := &jsInstance{}
-	in, _, err = p.take(func() (*jsInstance, error) { return cold, nil })
-	require.NoError(t, err)
-	assert.Same(t, cold, in, "none ready: the call makes its own")
+	require.Equal(t, 1, h.idleCount())
+	assert.Same(t, first, h.idle[0])
+	assert.Equal(t, 5, first.calls)
+}
 
-	boom := errors.New("boom")
-	_, refill, err = p.take(func() (*jsInstance, error) { return nil, boom })
-	assert.ErrorIs(t, err, boom)
-	assert.False(t, refill)
-
-	for range prepared {
-		p.ready.put(&jsInstance{})
+// TestPoolKeepsAtMostMaxIdle: parallel calls make the runtimes they need,
+// and the hook keeps maxIdle of them.
+func TestPoolKeepsAtMostMaxIdle(t *testing.T) {
+	h, _ := poolHook(t, `exports.beforeToolExecute = () => undefined;`)
+	ins := make([]*jsInstance, 3*maxIdle)
+	for i := range ins {
+		in, err := h.get(bg)
+		require.NoError(t, err)
+		ins[i] = in
 	}
-	assert.False(t, p.ready.put(&jsInstance{}), "never more than its share")
+	var wg sync.WaitGroup
+	for _, in := range ins {
+		wg.Go(func() { h.put(in, bg, nil) })
+	}
+	wg.Wait()
+	assert.Equal(t, maxIdle, h.idleCount())
+}
+
+// TestPoolDropsARuntimeAfterMaxCallsOrAnInterrupt: a runtime that served
+// maxCalls, or whose call was interrupted or did not end as JavaScript
+// ends, is not kept; one whose hook threw is.
+func TestPoolDropsARuntimeAfterMaxCallsOrAnInterrupt(t *testing.T) {
+	h, _ := poolHook(t, `exports.beforeToolExecute = () => undefined;`)
+	in, err := h.get(bg)
+	require.NoError(t, err)
+	in.calls = maxCalls
+	h.put(in, bg, nil)
+	assert.Zero(t, h.idleCount(), "served its share")
+
+	in, err = h.get(bg)
+	require.NoError(t, err)
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	h.put(in, ctx, nil)
+	assert.Zero(t, h.idleCount(), "its call's context ended")
+
+	in, err = h.get(bg)
+	require.NoError(t, err)
+	h.put(in, bg, &PanicError{Value: "x"})
+	assert.Zero(t, h.idleCount(), "a Go panic")
+
+	js, run := poolHook(t, `exports.beforeToolExecute = () => { throw new Error("no") };`)
+	_, err = run.CallTool(bg, ToolCall{Name: "x"}, noTool)
+	require.NoError(t, err)
+	assert.Equal(t, 1, js.idleCount(), "a throw is JavaScript's own end")
+}
+
+var bg = context.Background()
+
+func noTool(*Context, ToolCall) (ToolResult, error) { return ToolResult{}, nil }
+
+// TestPoolDropsARuntimeThatRetainedMemory: a call that left memory only
+// the runtime's end gives back (a Symbol.for key, a WeakMap entry keyed by
+// a built-in) is the runtime's last; other calls keep it.
+func TestPoolDropsARuntimeThatRetainedMemory(t *testing.T) {
+	for name, body := range map[string]string{
+		"Symbol.for":            `Symbol.for("k" + Math.random())`,
+		"WeakMap on a built-in": `new WeakMap().set(Object.prototype, new Array(1000).fill(1))`,
+		"WeakSet on a built-in": `new WeakSet().add(Array.prototype)`,
+	} {
+		t.Run(name, func(t *testing.T) {
+			h, run := poolHook(t, `exports.beforeToolExecute = (ctx, call) => { if (call.name === "leak") `+body+`; };`)
+			first := h.idle[0]
+			_, err := run.CallTool(bg, ToolCall{Name: "x"}, noTool)
+			require.NoError(t, err)
+			require.Equal(t, 1, h.idleCount())
+			assert.Same(t, first, h.idle[0], "kept")
+			_, err = run.CallTool(bg, ToolCall{Name: "leak"}, noTool)
+			require.NoError(t, err)
+			assert.Zero(t, h.idleCount(), "dropped")
+		})
+	}
+	h, run := poolHook(t, `exports.beforeToolExecute = () => { new WeakMap().set({}, 1); };`)
+	_, err := run.CallTool(bg, ToolCall{Name: "x"}, noTool)
+	require.NoError(t, err)
+	assert.Equal(t, 1, h.idleCount(), "a key of the call's own goes with the call")
+}
+
+// TestJSMemoryHeldPerHookIsBounded: 10,000 calls of a hook (maxCalls, all
+// in one runtime) hold no more than that runtime: the live heap after them
+// is within 2 MB of the live heap after the first 100.
+func TestJSMemoryHeldPerHookIsBounded(t *testing.T) {
+	h, run := poolHook(t, `const seen = new Map();
+		exports.beforeToolExecute = (ctx, call) => {
+			seen.set(call.id, { call, at: Date.now(), text: "x".repeat(100) });
+			const re = /(\w+)\s+(\w+)/g; re.test(call.arguments.command);
+			return { arguments: { ...call.arguments, seen: seen.size } };
+		};`)
+	heap := func() uint64 {
+		var m runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m)
+		return m.HeapAlloc
+	}
+	call := ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls -la"}}
+	var after100 uint64
+	for i := range 10_000 {
+		if i == 100 {
+			after100 = heap()
+		}
+		_, err := run.CallTool(bg, call, noTool)
+		require.NoError(t, err)
+	}
+	after := heap()
+	assert.Zero(t, h.idleCount(), "the runtime served its maxCalls: dropped")
+	assert.Less(t, int64(after)-int64(after100), int64(2<<20), "heap grew from %d to %d bytes", after100, after)
 }

@@ -19,7 +19,7 @@ import (
 var returnFields = map[Point][]string{
 	BeforeRun:           {"state"},
 	AfterRun:            {"state"},
-	BeforeModelRequest:  {"system", "respond", "end", "output", "messages", "state"},
+	BeforeModelRequest:  {"system", "model", "tools", "respond", "end", "output", "messages", "state"},
 	AfterModelResponse:  {"text", "end", "output", "continue", "state"},
 	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result", "state"},
 	AfterToolExecute:    {"text", "isError", "value", "state"},
@@ -204,6 +204,54 @@ func (r *returned) response(k string) (*ModelResponse, *returned) {
 		resp.ToolCalls = append(resp.ToolCalls, tc)
 	}
 	return resp, o
+}
+
+// toolSpecs reads tools: [{name, description, schema}], the tools offered
+// to the model instead of the host's; [] offers none. A schema is any JSON
+// value, sent as JSON.
+func (r *returned) toolSpecs(k string) []ToolSpec {
+	v := r.field(k)
+	if v == nil {
+		return nil
+	}
+	list, ok := v.([]any)
+	if !ok {
+		r.wrong(k, "an array of {name, description, schema}", v)
+		return nil
+	}
+	specs := make([]ToolSpec, 0, len(list))
+	for i, e := range list {
+		at := fmt.Sprintf("%s%s[%d]", r.path, k, i)
+		m, ok := e.(map[string]any)
+		if !ok {
+			r.err = fmt.Errorf("returned %s: %s; want an object {name, description, schema}", at, clipJSON(e))
+			return nil
+		}
+		spec := &returned{m: m, path: at + "."}
+		name := spec.str("name")
+		if name == nil && spec.err == nil {
+			spec.err = fmt.Errorf("returned %s: no name; a tool needs one", at)
+		}
+		desc := spec.str("description")
+		if spec.err != nil {
+			r.err = spec.err
+			return nil
+		}
+		ts := ToolSpec{Name: *name}
+		if desc != nil {
+			ts.Description = *desc
+		}
+		if schema := m["schema"]; schema != nil {
+			data, err := json.Marshal(schema)
+			if err != nil {
+				r.err = fmt.Errorf("returned %s.schema: %w", at, err)
+				return nil
+			}
+			ts.Schema = data
+		}
+		specs = append(specs, ts)
+	}
+	return specs
 }
 
 // arguments reads a tool call's arguments object.

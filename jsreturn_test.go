@@ -10,8 +10,9 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-// TestSeed003BlockRefuses: seed 003's guard, ported literally, refuses.
-func TestSeed003BlockRefuses(t *testing.T) {
+// TestBlockReturnRefusesTheCall: {block: reason} refuses the call with the
+// reason as the tool's error result, and the tool does not run.
+func TestBlockReturnRefusesTheCall(t *testing.T) {
 	var rec recorder
 	run := start(t, &rec, js(t, "no-force-push", `
 		const FORCE_PUSH = /git\s+push\s+.*--force/;
@@ -74,9 +75,9 @@ func TestAThrowingJSHandlerIsANoticeToo(t *testing.T) {
 	require.Len(t, rec.diagnostics(), 1)
 }
 
-// TestSeed002EndShape: seed 002's {end: true, output} ends the run, like
+// TestEndTrueBesideOutputEndsTheRun: {end: true, output} ends the run, like
 // {end: {output}}.
-func TestSeed002EndShape(t *testing.T) {
+func TestEndTrueBesideOutputEndsTheRun(t *testing.T) {
 	var rec recorder
 	run := start(t, &rec, js(t, "budget", `
 		exports.beforeModelRequest = (ctx) => ({ end: true, output: "Stopped after 10 model calls." });`))

@@ -11,70 +11,93 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// evalTimeout bounds the evaluation of a module outside any call: at load
-// and when preparing runtimes ahead. A call that evaluates the module
-// itself has the bounds of the call: its context and the hook's Timeout.
+// evalTimeout bounds what runs outside any call: making a runtime, and
+// evaluating the module at load to read its exports.
 var evalTimeout = 10 * time.Second // a variable: tests shorten it
 
-// jsInstance is one single-use runtime of a hook.
+// jsInstance is one runtime of a hook. Its built-ins are frozen once
+// (jsrt.Lockdown), and each call evaluates the module again, with a new
+// module scope and a new ctx: a call finds nothing an earlier call left.
+// It serves one call at a time.
 type jsInstance struct {
-	rt          *goja.Runtime
-	exports     *goja.Object  // module.exports; nil when the module left no object
-	exportsKind string        // what module.exports is, for a message: "an object", "null"
-	freeze      goja.Callable // Object.freeze, taken before the hook's code ran
-	ctx         *goja.Object  // the hook's ctx, reading cur
-	cur         *Context      // the call's Context
-	asksFrozen  bool          // the source names Object.isFrozen or another of frozenBuiltins
+	rt       *goja.Runtime
+	retained *jsrt.Retained // a call left memory only the runtime's end gives back
+	freeze   goja.Callable  // Object.freeze, taken before any hook code ran
+	calls    int            // calls it served: it is replaced after maxCalls
+
+	// Of the call running now; nil between calls.
+	exports     *goja.Object // module.exports; nil when the module left no object
+	exportsKind string       // what module.exports is, for a message: "an object", "null"
+	ctx         *goja.Object // the hook's ctx, reading cur
+	cur         *Context     // the call's Context
 }
 
-// prepareJS makes a runtime with the module evaluated and ctx built, and,
-// when warm, the built-ins its source names set up (Program.WarmUp). All of
-// it runs under ctx (jsrt.Guard): a module that loops is interrupted.
-func prepareJS(ctx context.Context, prog *jsrt.Program, warm bool) (*jsInstance, error) {
-	in := &jsInstance{rt: jsrt.New(), asksFrozen: prog.AsksFrozen()}
+// newJSInstance makes a runtime with the bounds of l, and the wrappers
+// model points need, and freezes its built-ins. It runs under ctx.
+func newJSInstance(ctx context.Context, l jsrt.Limits) (*jsInstance, error) {
+	in := &jsInstance{}
+	in.rt, in.retained = jsrt.NewRuntime(l)
 	// Date.now() and new Date() read the host's clock (Host.System.Clock),
 	// so that a test can pin the date a hook sees.
 	in.rt.SetTimeSource(func() time.Time {
-		if in.cur == nil { // evaluating the module, outside any call
+		if in.cur == nil { // evaluating the module at load, outside any call
 			return time.Now()
 		}
 		return in.cur.System.Now()
 	})
-	var exports goja.Value
-	err := jsrt.Guard(ctx, in.rt, func() (err error) {
-		// Before the hook's code runs, which may replace it.
+	err := jsrt.Guard(ctx, in.rt, func() error {
 		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
-		if warm {
-			if err := prog.WarmUp(in.rt); err != nil {
-				return err
-			}
-		}
-		exports, err = prog.Evaluate(ctx, in.rt)
-		return err
+		in.wrapFrozenBuiltins()
+		return jsrt.Lockdown(in.rt)
 	})
 	if err != nil {
-		return nil, fmt.Errorf("evaluating the module: %w", err)
+		return nil, fmt.Errorf("making a runtime: %w", err)
+	}
+	return in, nil
+}
+
+// begin evaluates the module for one call and builds its ctx. It runs
+// inside Guard.
+func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
+	exports, err := prog.Evaluate(ctx, in.rt)
+	if err != nil {
+		return fmt.Errorf("evaluating the module: %w", err)
 	}
 	in.exports, _ = exports.(*goja.Object)
 	in.exportsKind = jsrt.Kind(exports)
 	in.ctx = in.newCtx()
-	return in, nil
+	return nil
+}
+
+// end lets go of what the call made.
+func (in *jsInstance) end() {
+	in.exports, in.ctx, in.cur = nil, nil, nil
 }
 
 // jsArgs builds the arguments of an export after ctx, in the runtime.
 type jsArgs func(in *jsInstance) ([]goja.Value, error)
 
-// call runs the export for p with ctx and the arguments args builds, and
-// exports what it returned. Everything it does in the runtime (reading the
-// export, building the arguments, the call, reading the returned value)
-// runs under the call's context, and ends before call returns.
-func (in *jsInstance) call(c *Context, p Point, args jsArgs) (ret any, err error) {
+// call evaluates the module and runs the export for p with ctx and the
+// arguments args builds, and exports what it returned. Everything it does
+// in the runtime (the module, reading the export, building the arguments,
+// the call, reading the returned value) runs under the call's context, and
+// ends before call returns.
+func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs) (ret any, err error) {
 	in.cur = c
+	in.calls++
+	defer in.end()
 	ctx := c.base()
+	in.rt.ClearInterrupt() // an interrupt that landed as the last call returned
 	err = jsrt.Guard(ctx, in.rt, func() error {
+		if err := in.begin(ctx, prog); err != nil {
+			return err
+		}
+		if in.exports == nil {
+			return fmt.Errorf("module.exports is %s in this call", in.exportsKind)
+		}
 		fn, ok := goja.AssertFunction(in.exports.Get(string(p)))
 		if !ok {
-			return fmt.Errorf("export %q is no longer a function", p)
+			return fmt.Errorf("export %q is not a function in this call", p)
 		}
 		vals, err := args(in)
 		if err != nil {

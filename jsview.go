@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -163,16 +164,36 @@ func (in *jsInstance) toolCallsJS(calls []ToolCall) *goja.Object {
 	})
 }
 
+// toolSpecsJS is request.tools: a view of tools, each {name, description,
+// schema} deeply frozen, the schema parsed from its JSON (absent: null). A
+// schema that is not JSON throws where the hook reads it.
+func (in *jsInstance) toolSpecsJS(tools []ToolSpec) *goja.Object {
+	return in.newList(len(tools), func(i int) (goja.Value, error) {
+		t := &tools[i]
+		var schema any
+		if len(t.Schema) > 0 {
+			if err := json.Unmarshal(t.Schema, &schema); err != nil {
+				return nil, fmt.Errorf("tool %q: its schema is not JSON: %w", t.Name, err)
+			}
+		}
+		return jsrt.ToJS(in.cur.base(), in.rt, map[string]any{"name": t.Name, "description": t.Description, "schema": schema}, in.freeze)
+	})
+}
+
+// usageJS is response.usage, {inputTokens, outputTokens,
+// cachedInputTokens}, frozen.
+func (in *jsInstance) usageJS(u Usage) (goja.Value, error) {
+	return jsrt.ToJS(in.cur.base(), in.rt, map[string]any{"inputTokens": u.InputTokens,
+		"outputTokens": u.OutputTokens, "cachedInputTokens": u.CachedInputTokens}, in.freeze)
+}
+
 // frozenBuiltins are the built-ins that answer "is it frozen?" or would
 // freeze. goja cannot freeze the dynamic array a view is, so they are
 // wrapped, before the hook runs, to say of a view what they say of a frozen
 // array and to leave it as it is (freeze throws on a dynamic array); other
-// values go to the function that was there, the built-in or the hook's own
-// replacement. Wrapping costs about 8 KB, so it is done in the calls of
-// the model points (where views are) of a hook whose source names one of
-// them: a hook that builds the name (Object["is" + "Frozen"]), and
-// Reflect.isExtensible, see a view as an extensible array to which writes
-// do nothing.
+// values go to the built-in. They are installed once in each runtime,
+// before its built-ins are frozen. Reflect.isExtensible sees a view as an
+// extensible array to which writes do nothing.
 var frozenBuiltins = [...]struct {
 	name   string
 	onList func(rt *goja.Runtime, list goja.Value) goja.Value
@@ -191,17 +212,11 @@ func answer(b bool) func(*goja.Runtime, goja.Value) goja.Value {
 
 func itself(_ *goja.Runtime, list goja.Value) goja.Value { return list }
 
-// wrapFrozenBuiltins installs frozenBuiltins in the runtime, when its
-// hook's source names one. It runs inside Guard, before the hook's export.
+// wrapFrozenBuiltins installs frozenBuiltins in the runtime, once, before
+// its built-ins are frozen. It runs inside Guard.
 func (in *jsInstance) wrapFrozenBuiltins() {
-	if !in.asksFrozen {
-		return
-	}
 	rt := in.rt
-	object, ok := rt.Get("Object").(*goja.Object)
-	if !ok {
-		return // the hook replaced Object: its own functions answer
-	}
+	object := rt.Get("Object").(*goja.Object)
 	for _, b := range frozenBuiltins {
 		was, ok := goja.AssertFunction(object.Get(b.name))
 		if !ok {

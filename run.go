@@ -61,7 +61,7 @@ func (c *Chain) newRun(host Host, id, input string) *Run {
 	r := &Run{chain: c, id: id, input: input, host: host.resolved(), states: make([]any, len(c.hooks))}
 	h := &r.host
 	r.template = Context{Workdir: h.Workdir, Session: h.Session, Agent: h.Agent, Config: h.Config,
-		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, run: r, hook: -1}
+		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, hook: -1}
 	return r
 }
 
@@ -253,7 +253,8 @@ func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
 		k.life.slots = make([]Context, hooks)
 	}
 	k.c = r.template
-	k.c.Context, k.c.point, k.c.life = ctx, p, &k.life
+	k.c.Context, k.c.life = ctx, &k.life
+	k.life.run, k.life.point = r, p
 	return &k.c
 }
 
@@ -264,7 +265,7 @@ func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
 func (c *Context) forHook(slot, index int) *Context {
 	d := &c.life.slots[slot]
 	*d = *c
-	d.hook = index
+	d.hook = int32(index)
 	return d
 }
 

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"strings"
 	"sync"
+	"time"
 )
 
 // StreamModelText is the point of stream hooks (StreamHook): a
@@ -156,6 +157,7 @@ type streamer struct {
 	deliver func(Chunk) error
 	stages  []stage
 	point   *Context // the Context every stage's hook Context is made from
+	tracing bool     // WithTrace is on: each stage's hook gets one event, at the end
 
 	mu        sync.Mutex      // one yield at a time, and none after the end
 	stopped   error           // non-nil: the stream is over; what yield returns
@@ -169,10 +171,10 @@ type streamer struct {
 // newStreamer prepares the stages of the stream hooks step entered.
 func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chunk) error) *streamer {
 	s := &streamer{r: r, ctx: ctx, step: step, deliver: deliver}
-	for i, h := range r.chain.hooks {
-		inner, policy := policyOf(h)
-		if sh, ok := inner.(StreamHook); ok && step.stop.entered(i) {
-			s.stages = append(s.stages, stage{h: sh, index: i, policy: policy})
+	_, s.tracing = r.traceStart()
+	for _, e := range r.chain.stream {
+		if step.stop.entered(e.index) {
+			s.stages = append(s.stages, stage{h: e.h, index: e.index, policy: e.policy})
 		}
 	}
 	if len(s.stages) > 0 {
@@ -184,13 +186,30 @@ func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chun
 	return s
 }
 
-// close ends the call every hook Context was made for.
+// close ends the call every hook Context was made for, and traces what
+// each stream hook decided over the whole stream: one event a hook, not
+// one a chunk.
 func (s *streamer) close() {
 	s.mu.Lock()
 	if s.stopped == nil {
 		s.stopped = errStreamStopped
 	}
+	type traced struct {
+		st    *stage
+		v     verdict
+		spent time.Duration
+	}
+	var events []traced
+	if s.tracing {
+		for i := range s.stages {
+			st := &s.stages[i]
+			events = append(events, traced{st, st.verdict(), st.spent})
+		}
+	}
 	s.mu.Unlock()
+	for _, e := range events {
+		s.r.traced(time.Now().Add(-e.spent), e.st.c, StreamModelText, e.st.index, e.st.policy, e.v)
+	}
 	if s.point != nil {
 		s.r.release(s.point)
 	}

@@ -117,3 +117,33 @@ func TestStreamARetryCannotTakeBackDeliveredChunks(t *testing.T) {
 		assert.Equal(t, "partial reply", reply.Response.Text)
 	})
 }
+
+// Each stream hook is traced once per stream: what it decided over the
+// whole reply, not one event a chunk.
+func TestStreamHooksAreTracedOncePerStream(t *testing.T) {
+	var events []hooks.TraceEvent
+	redact := streamHook{name: "redact", hold: 8, fn: func(_ *hooks.Context, text string, final bool) (*hooks.StreamPatch, error) {
+		out := strings.ReplaceAll(text, "secret", "[x]")
+		return &hooks.StreamPatch{Text: &out}, nil
+	}}
+	quiet := streamHook{name: "quiet", fn: func(*hooks.Context, string, bool) (*hooks.StreamPatch, error) { return nil, nil }}
+	chain, err := hooks.NewChain([]hooks.Hook{redact, quiet}, hooks.WithTrace(func(e hooks.TraceEvent) {
+		if e.Point == hooks.StreamModelText {
+			events = append(events, e)
+		}
+	}))
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	var got caller
+	src := &chunks{texts: []string{"a se", "cret", " b", " c"}, got: &got.text}
+	_, err = run.StreamModel(context.Background(), hooks.ModelRequest{}, src.open, got.deliver)
+	require.NoError(t, err)
+	assert.Equal(t, "a [x] b c", got.text.String())
+	require.Len(t, events, 2)
+	assert.Equal(t, "redact", events[0].Hook)
+	assert.Equal(t, hooks.DecisionChanged, events[0].Decision)
+	assert.Equal(t, []string{"text"}, events[0].Changed)
+	assert.Equal(t, "quiet", events[1].Hook)
+	assert.Equal(t, hooks.DecisionNoOpinion, events[1].Decision)
+}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"time"
 	"unicode/utf8"
 )
 
@@ -18,6 +19,12 @@ type stage struct {
 	asked    bool            // holdBack is known
 	held     string          // text the hook has seen and not let through
 	all      strings.Builder // under HoldAll: the text so far
+
+	// What the hook did over the whole stream, for its one trace event.
+	spent   time.Duration
+	changed bool  // it rewrote text
+	ended   bool  // it ended the stream
+	err     error // its first failure
 }
 
 // reset forgets what the stages hold from an attempt that delivered
@@ -74,7 +81,15 @@ func (s *streamer) pass(st *stage, text string, final bool) (string, bool, error
 	if held == "" && !final {
 		return "", false, nil
 	}
+	var t0 time.Time
+	if s.tracing {
+		t0 = time.Now()
+	}
 	p, err := callStreamText(st.h, st.c, held, final)
+	if s.tracing {
+		st.spent += time.Since(t0)
+		st.note(p, err, held)
+	}
 	if err != nil {
 		if err = s.r.failure(s.ctx, StreamModelText, st.index, st.policy, err); err != nil {
 			return "", false, err
@@ -100,6 +115,34 @@ func (s *streamer) pass(st *stage, text string, final bool) (string, bool, error
 	cut := holdCut(held, st.holdBack)
 	st.held = held[cut:]
 	return held[:cut], false, nil
+}
+
+// note records what one call of the hook decided, for the trace.
+func (st *stage) note(p *StreamPatch, err error, given string) {
+	switch {
+	case err != nil:
+		if st.err == nil {
+			st.err = err
+		}
+	case p != nil:
+		st.changed = st.changed || p.Text != nil && *p.Text != given
+		st.ended = st.ended || p.End != nil
+	}
+}
+
+// verdict is what the hook decided over the whole stream, as one trace
+// event reports it: it failed, ended the stream, rewrote text, or let it
+// through.
+func (st *stage) verdict() verdict {
+	switch {
+	case st.err != nil:
+		return verdict{decision: DecisionErrored, err: st.err}
+	case st.ended:
+		return verdict{decision: DecisionEnded, changed: fields(responseFields, st.changed)}
+	case st.changed:
+		return verdict{decision: DecisionChanged, changed: responseFields[:1]}
+	}
+	return noOpinion
 }
 
 // askHoldBack is a stage's HoldBack, asked once per stream; a panic or a

@@ -45,9 +45,8 @@ type streamHook struct {
 	fn   func(c *hooks.Context, text string, final bool) (*hooks.StreamPatch, error)
 }
 
-func (h streamHook) Name() string             { return h.name }
-func (h streamHook) HoldBack() int            { return h.hold }
-func (h streamHook) Handles(hooks.Point) bool { return false } // a stream hook only
+func (h streamHook) Name() string  { return h.name }
+func (h streamHook) HoldBack() int { return h.hold }
 func (h streamHook) StreamText(c *hooks.Context, text string, final bool) (*hooks.StreamPatch, error) {
 	return h.fn(c, text, final)
 }

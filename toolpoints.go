@@ -26,7 +26,7 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 		return nil
 	}
 	c := r.pointContext(ctx, BeforeToolExecute, len(hs))
-	c.call, c.hasCall = call, true
+	c.life.call, c.life.hasCall = call, true
 	defer r.release(c)
 	s := beforeTool{r: r, c: c, step: step}
 	t0, tracing := r.traceStart()
@@ -114,7 +114,7 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 		return res, nil
 	}
 	c := r.pointContext(ctx, AfterToolExecute, len(r.chain.afterTool))
-	c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
+	c.life.call, c.life.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 	defer r.release(c)
 	s := afterTool{hs: r.chain.afterTool, stop: step.stop, call: step.Call, res: res}
 	t0, tracing := r.traceStart()

@@ -96,8 +96,8 @@ func (r *Run) traced(t0 time.Time, c *Context, p Point, index int, policy Policy
 	}
 	now := time.Now()
 	var callID string
-	if c.hasCall {
-		callID = c.call.ID
+	if c.life != nil && c.life.hasCall {
+		callID = c.life.call.ID
 	}
 	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
 		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})

@@ -70,7 +70,7 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
 		c := r.pointContext(ctx, WrapToolCall, 0)
 		defer r.release(c)
-		c.call, c.hasCall, c.rewritten = step.original(), true, step.Rewritten()
+		c.life.call, c.life.hasCall, c.rewritten = step.original(), true, step.Rewritten()
 		return tool(c, step.Call)
 	}
 	return r.wrapTool(ctx, step, tool)
@@ -137,8 +137,8 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	if l.step != nil {
 		// The layer's call may be an outer wrap's: Rewritten compares it
 		// with the model's, so that a host re-encodes a wrap's change too.
-		c.call, c.hasCall = l.step.original(), true
-		c.rewritten = !sameArguments(c.call.Arguments, any(x).(ToolCall).Arguments)
+		c.life.call, c.life.hasCall = l.step.original(), true
+		c.rewritten = !sameArguments(c.life.call.Arguments, any(x).(ToolCall).Arguments)
 	}
 	if i == len(l.ws) {
 		return l.call(c, x)

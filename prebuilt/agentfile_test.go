@@ -2,48 +2,36 @@ package prebuilt_test
 
 import (
 	"os"
-	"strings"
+	"path/filepath"
 	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/hooktest"
 	"github.com/rienda/hooks/prebuilt"
-	"github.com/stretchr/testify/assert"
-	"github.com/stretchr/testify/require"
-	"gopkg.in/yaml.v3"
 )
 
-// TestAgentFileEntriesBuildWithFromSpec reads the hooks: list of an agent
-// file in the proposed syntax (a string names a JS hook; a mapping with
-// prebuilt and with names a ready-made hook) the way the agent parser is
-// to, and builds each prebuilt entry with FromSpec.
+// An agent file names JavaScript hooks and ready-made hooks with their
+// settings in one hooks: list; Loader.LoadAgent builds them in its order,
+// the ready-made ones with Loader.Prebuilt set to prebuilt.FromSpec.
 func TestAgentFileEntriesBuildWithFromSpec(t *testing.T) {
 	data, err := os.ReadFile("testdata/researcher.md")
 	require.NoError(t, err)
-	front := strings.Split(string(data), "---\n")[1]
-	var doc struct {
-		Hooks []yaml.Node `yaml:"hooks"`
+	agent, err := hooks.ParseAgent(data)
+	require.NoError(t, err)
+	dir := t.TempDir()
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "audit-js"), 0o755))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "audit-js", "index.js"), []byte("exports.afterRun = () => {}\n"), 0o644))
+
+	built, err := (&hooks.Loader{Dir: dir, Prebuilt: prebuilt.FromSpec}).LoadAgent(agent)
+	require.NoError(t, err)
+	names := make([]string, len(built))
+	for i, h := range built {
+		names[i] = h.Name()
 	}
-	require.NoError(t, yaml.Unmarshal([]byte(front), &doc))
-	var built []hooks.Hook
-	var js []string
-	for _, n := range doc.Hooks {
-		if n.Kind == yaml.ScalarNode {
-			js = append(js, n.Value)
-			continue
-		}
-		var entry struct {
-			Prebuilt string         `yaml:"prebuilt"`
-			With     map[string]any `yaml:"with"`
-		}
-		require.NoError(t, n.Decode(&entry))
-		h, err := prebuilt.FromSpec(entry.Prebuilt, entry.With)
-		require.NoError(t, err, "line %d", n.Line)
-		built = append(built, h)
-	}
-	assert.Equal(t, []string{"audit-js"}, js)
-	require.Len(t, built, 3)
-	assert.Equal(t, []string{"redact", "toolCallLimit", "loopGuard"}, []string{built[0].Name(), built[1].Name(), built[2].Name()})
+	assert.Equal(t, []string{"audit-js", "redact", "toolCallLimit", "loopGuard"}, names)
 
 	h := hooktest.New(t, built...)
 	h.Tool("search", map[string]any{"q": "a"}).RequireAllowed(t)
@@ -51,4 +39,20 @@ func TestAgentFileEntriesBuildWithFromSpec(t *testing.T) {
 	assert.False(t, h.Tool("search", map[string]any{"q": "c"}).Ran, "perTool search: 2")
 	o := h.ToolCall(hooks.ToolCall{Name: "read", Arguments: map[string]any{}}, hooks.ToolResult{Text: "see TCK-123456"})
 	assert.Equal(t, "see [REDACTED:ticket]", o.Result.Text)
+}
+
+// Without Loader.Prebuilt, an agent file that names a ready-made hook
+// fails to load, naming the line and what to set.
+func TestAgentFileWithoutPrebuiltSaysWhatToSet(t *testing.T) {
+	agent, err := hooks.ParseAgent([]byte("---\nhooks:\n  - prebuilt: loopGuard\n---\n"))
+	require.NoError(t, err)
+	_, err = (&hooks.Loader{Dir: t.TempDir()}).LoadAgent(agent)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "line 3")
+	assert.Contains(t, err.Error(), "Loader.Prebuilt")
+	agent, err = hooks.ParseAgent([]byte("---\nhooks:\n  - prebuilt: loopGuard\n    with: {repeats: -1}\n---\n"))
+	require.NoError(t, err)
+	_, err = (&hooks.Loader{Dir: t.TempDir(), Prebuilt: prebuilt.FromSpec}).LoadAgent(agent)
+	require.Error(t, err, "a bad setting is an error naming the line")
+	assert.Contains(t, err.Error(), "line 3")
 }

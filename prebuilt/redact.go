@@ -287,7 +287,7 @@ func (h *redact) Name() string { return h.name }
 // Handles says BeforeModelRequest only with Requests.
 func (h *redact) Handles(p hooks.Point) bool {
 	switch p {
-	case hooks.AfterToolExecute, hooks.AfterModelResponse:
+	case hooks.AfterToolExecute, hooks.AfterModelResponse, hooks.StreamModelText:
 		return true
 	case hooks.BeforeModelRequest:
 		return h.requests

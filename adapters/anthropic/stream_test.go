@@ -268,9 +268,8 @@ func TestStreamModelEndClosesTheMessageStream(t *testing.T) {
 // stopAt ends the stream at the word STOP.
 type stopAt struct{}
 
-func (stopAt) Name() string               { return "stop" }
-func (stopAt) HoldBack() int              { return 3 }
-func (stopAt) Handles(p hooks.Point) bool { return false }
+func (stopAt) Name() string  { return "stop" }
+func (stopAt) HoldBack() int { return 3 }
 func (stopAt) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
 	if i := strings.Index(text, "STOP"); i >= 0 {
 		kept := text[:i]

@@ -58,9 +58,8 @@ func (redact) AfterModelResponse(_ *hooks.Context, r hooks.ModelResponse) (*hook
 // guard ends the stream before a sentence that gives a password away.
 type guard struct{}
 
-func (guard) Name() string             { return "guard" }
-func (guard) HoldBack() int            { return len("password") }
-func (guard) Handles(hooks.Point) bool { return false } // a stream hook only
+func (guard) Name() string  { return "guard" }
+func (guard) HoldBack() int { return len("password") }
 
 func (guard) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
 	i := strings.Index(text, "Her password")

@@ -14,12 +14,24 @@ import (
 // infinite recursion is an error, not an exhausted memory.
 const MaxCallStack = 4096
 
-// New returns a runtime with the limits every hook runtime has.
-func New() *goja.Runtime {
+// New returns a runtime with the limits every hook runtime has, its
+// allocations bounded by l.
+func New(l Limits) *goja.Runtime {
+	rt, _ := NewRuntime(l)
+	return rt
+}
+
+// NewRuntime is New, and what notes the memory its calls retain.
+func NewRuntime(l Limits) (*goja.Runtime, *Retained) {
 	rt := goja.New()
 	rt.SetMaxCallStackSize(MaxCallStack)
-	boundRecursion(rt)
-	return rt
+	g := boundRecursion(rt)
+	a := newAllocGuard(g, l)
+	a.boundLoops()
+	a.boundAllocations()
+	r := &Retained{}
+	a.noteRetention(r)
+	return rt, r
 }
 
 // ErrPending is the error of a call whose Promise is still pending once

@@ -26,7 +26,7 @@ func writeTree(t *testing.T, files map[string]string) string {
 
 func evaluate(t *testing.T, p *Program) (*goja.Runtime, *goja.Object) {
 	t.Helper()
-	rt := New()
+	rt := New(Limits{})
 	exports, err := p.Evaluate(context.Background(), rt)
 	require.NoError(t, err)
 	return rt, exports.ToObject(rt)
@@ -186,7 +186,7 @@ func TestThrowsCarryFileAndLine(t *testing.T) {
 }
 
 func TestConversionCopiesAndFreezes(t *testing.T) {
-	rt := New()
+	rt := New(Limits{})
 	args := map[string]any{"list": []any{1.0, "two"}, "n": 3.5}
 	ctx := context.Background()
 	v, err := ToJS(ctx, rt, args, nil)
@@ -217,7 +217,7 @@ func TestConversionCopiesAndFreezes(t *testing.T) {
 }
 
 func TestObjectsKeepOneKeyOrder(t *testing.T) {
-	rt := New()
+	rt := New(Limits{})
 	args := map[string]any{}
 	for _, k := range []string{"zeta", "alpha", "mid", "beta", "omega", "kappa"} {
 		args[k] = map[string]any{"y": 1.0, "x": 2.0}

@@ -22,7 +22,7 @@ import (
 // What cannot be bounded from outside goja (a native function used as a
 // getter, a Proxy trap or a callback that calls itself; prototype and
 // class chains; the parser, for eval and the hook's own source) is
-// described where the README lists the limits of hooks.
+// described in docs/guarantees.md (JavaScript).
 
 // MaxNesting bounds, per runtime, how many of the counted built-ins may be
 // running inside one another: levels of conversion to a primitive (an
@@ -54,13 +54,14 @@ const MaxChain = 16
 // 7 KB, 73 allocations): conversions 1.4 KB (23), arrays 4.0 KB (53),
 // JSON 4.1 KB (57), generators 9.6 KB (138, most of it goja's generator
 // machinery, made before its first use), chains 5.7 KB (80).
-func boundRecursion(rt *goja.Runtime) {
+func boundRecursion(rt *goja.Runtime) *depthGuard {
 	g := &depthGuard{rt: rt, chains: &chainDepths{}}
 	g.boundConversions()
 	g.boundArrays()
 	g.boundJSON()
 	g.boundGenerators()
 	g.boundChains()
+	return g
 }
 
 // depthGuard holds the nesting count of one runtime. A runtime runs on one

@@ -124,7 +124,7 @@ func runAttack(t *testing.T, name string) {
 		if a.name != name {
 			continue
 		}
-		v, err := New().RunString(deep + "\n(function () { try {\n" + a.code + "\n} catch (e) {\n" +
+		v, err := New(Limits{}).RunString(deep + "\n(function () { try {\n" + a.code + "\n} catch (e) {\n" +
 			`return (e instanceof RangeError ? "caught RangeError: " : "caught another error: ") + e.message` +
 			"\n} return 'no error' })()")
 		require.NoError(t, err)
@@ -145,7 +145,7 @@ func tail(s string, n int) string {
 // run runs code in a new runtime and returns its value, exported.
 func run(t *testing.T, code string) any {
 	t.Helper()
-	return runIn(t, New(), code)
+	return runIn(t, New(Limits{}), code)
 }
 
 func runIn(t *testing.T, rt *goja.Runtime, code string) any {
@@ -283,7 +283,7 @@ func TestChainsKeepTheirMeaning(t *testing.T) {
 }
 
 func TestABoundRuntimeIsCollected(t *testing.T) {
-	rt := New()
+	rt := New(Limits{})
 	runIn(t, rt, `globalThis.kept = [function () {}.bind(null).bind(null), new Proxy(new Proxy({}, {}), {})]; 1`)
 	gone := weak.Make(rt)
 	rt = nil
@@ -317,28 +317,29 @@ func unbounded() *goja.Runtime {
 	return rt
 }
 
+func bounded() *goja.Runtime { return New(Limits{}) }
+
 // BenchmarkNewRuntime is the cost of making a hook runtime and evaluating
-// a small module in it, without and with the recursion bounds, side by
-// side; "warm" adds the warm-up of a prepared runtime (Program.WarmUp).
+// a small module in it, without and with the bounds, side by side;
+// "locked" adds Lockdown, paid once per runtime a hook keeps.
 func BenchmarkNewRuntime(b *testing.B) {
 	p, err := CompileSource("bench.js", benchHook)
 	require.NoError(b, err)
 	for _, c := range []struct {
 		name string
 		make func() *goja.Runtime
-		warm bool
+		lock bool
 	}{
 		{"unbounded", unbounded, false},
-		{"bounded", New, false},
-		{"unbounded-warm", unbounded, true},
-		{"bounded-warm", New, true},
+		{"bounded", bounded, false},
+		{"bounded-locked", bounded, true},
 	} {
 		b.Run(c.name, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				rt := c.make()
-				if c.warm {
-					if err := p.WarmUp(rt); err != nil {
+				if c.lock {
+					if err := Lockdown(rt); err != nil {
 						b.Fatal(err)
 					}
 				}

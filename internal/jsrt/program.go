@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/ast"
 	"github.com/dop251/goja/file"
 	"github.com/dop251/goja/parser"
 )
@@ -41,7 +42,6 @@ const Main = "index.js"
 type Program struct {
 	dir       string           // the hook's folder as given; "" for a program from a string
 	files     map[string]*unit // by slash path relative to dir ("index.js", "lib/util.js")
-	builtins  builtinSet       // what a prepared runtime sets up (WarmUp)
 	truncated bool             // the folder had more than maxFiles files: some were left out
 }
 
@@ -51,6 +51,13 @@ type unit struct {
 	prog *goja.Program // a .js file
 	data any           // a .json file, decoded
 	err  error         // why the file cannot be required (syntax error)
+
+	dir string // __dirname: path's folder
+}
+
+// newUnit is the unit of the file shown as path.
+func newUnit(path string) *unit {
+	return &unit{path: path, dir: filepath.Dir(path)}
 }
 
 // CompileSource compiles one file's source. name is the file name that
@@ -60,7 +67,9 @@ func CompileSource(name, source string) (*Program, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Program{files: map[string]*unit{Main: {path: name, prog: prog}}, builtins: builtinsOf(source)}, nil
+	u := newUnit(name)
+	u.prog = prog
+	return &Program{files: map[string]*unit{Main: u}}, nil
 }
 
 // CompileDir compiles every .js and .json file of the hook folder dir
@@ -90,7 +99,7 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 	// The main file first, whatever the folder holds besides: the limit on
 	// files must never leave a hook without its entry point.
 	mainReal := filepath.Join(realDir, Main)
-	main, err := compileFile(realDir, mainReal, filepath.Join(dir, Main), &p.builtins)
+	main, err := compileFile(realDir, mainReal, filepath.Join(dir, Main))
 	if main == nil {
 		return nil, err
 	}
@@ -123,7 +132,7 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 			p.truncated = true
 			return filepath.SkipAll
 		}
-		u, err := compileFile(realDir, real, shown, &p.builtins)
+		u, err := compileFile(realDir, real, shown)
 		if err != nil {
 			report(err)
 		}
@@ -136,7 +145,7 @@ func CompileDir(root, dir string, report func(error)) (*Program, error) {
 }
 
 // compileFile reads and compiles one file of a hook folder.
-func compileFile(realDir, real, shown string, builtins *builtinSet) (*unit, error) {
+func compileFile(realDir, real, shown string) (*unit, error) {
 	fi, err := os.Lstat(real)
 	if err != nil {
 		return nil, err
@@ -163,14 +172,13 @@ func compileFile(realDir, real, shown string, builtins *builtinSet) (*unit, erro
 	if err != nil {
 		return nil, err
 	}
-	u := &unit{path: shown}
+	u := newUnit(shown)
 	if filepath.Ext(real) == ".json" {
 		if err := json.Unmarshal(data, &u.data); err != nil {
 			u.err = fmt.Errorf("%s: %w", shown, err)
 		}
 		return u, u.err
 	}
-	*builtins |= builtinsOf(string(data))
 	u.prog, u.err = compileJS(shown, string(data))
 	return u, u.err
 }
@@ -190,12 +198,30 @@ func compileJS(name, source string) (*goja.Program, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := oneFunction(name, ast); err != nil {
+		return nil, err
+	}
 	prog, err := goja.CompileAST(ast, false)
 	var cerr *goja.CompilerSyntaxError
 	if errors.As(err, &cerr) && cerr.File != nil {
 		return nil, syntaxError(cerr.File.Position(cerr.Offset), cerr.Message, lines)
 	}
 	return prog, err
+}
+
+// oneFunction checks that the wrapped source is the wrapper alone: one
+// function expression. A file that closes the wrapper early ("}); let x =
+// 1; (function () {") would otherwise declare in the runtime's global
+// scope, which outlives the call in a runtime used for many.
+func oneFunction(name string, prog *ast.Program) error {
+	if len(prog.Body) == 1 {
+		if st, ok := prog.Body[0].(*ast.ExpressionStatement); ok {
+			if _, ok := st.Expression.(*ast.FunctionLiteral); ok {
+				return nil
+			}
+		}
+	}
+	return fmt.Errorf("%s: SyntaxError: the file closes the module's function early: a stray } or )", name)
 }
 
 // syntaxError names the file's own position; an error found in the
@@ -246,10 +272,13 @@ func (p *Program) MainError() error {
 // must run inside Guard, under the same ctx.
 func (p *Program) Evaluate(ctx context.Context, rt *goja.Runtime) (goja.Value, error) {
 	m := &modules{ctx: ctx, prog: p, rt: rt, loaded: map[string]*goja.Object{}}
-	// Through a native function, so that goja turns the require's throws
-	// into an error.
-	run, _ := goja.AssertFunction(rt.ToValue(func(goja.FunctionCall) goja.Value { return m.require(Main) }))
-	return run(goja.Undefined())
+	// Under Try, which turns the require's throws into an error (an
+	// interrupt goes on as a panic, for Guard).
+	var exports goja.Value
+	if ex := rt.Try(func() { exports = m.require(Main) }); ex != nil {
+		return nil, ex
+	}
+	return exports, nil
 }
 
 // modules is the module table of one runtime.
@@ -295,7 +324,7 @@ func (m *modules) require(key string) goja.Value {
 	req := m.rt.ToValue(func(c goja.FunctionCall) goja.Value {
 		return m.require(m.resolve(dir, u.path, c.Argument(0)))
 	})
-	if _, err := call(exports, exports, req, mod, m.rt.ToValue(u.path), m.rt.ToValue(filepath.Dir(u.path))); err != nil {
+	if _, err := call(exports, exports, req, mod, m.rt.ToValue(u.path), m.rt.ToValue(u.dir)); err != nil {
 		panic(err)
 	}
 	return mod.Get("exports")

@@ -1,0 +1,47 @@
+package prebuilt_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/prebuilt"
+)
+
+// A secret cut anywhere across a streamed reply's chunks reaches the
+// caller in no chunk, through Run.StreamModel.
+func TestRedactStreamedReplyKeepsASecretOutOfEveryChunk(t *testing.T) {
+	const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
+	reply := "here is the key " + secret + " and more text after it."
+	for size := 1; size <= len(reply); size += 3 {
+		chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Redact(prebuilt.RedactConfig{})})
+		require.NoError(t, err)
+		run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+		require.NoError(t, err)
+		var chunks []string
+		open := func(c *hooks.Context, req hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
+			for i := 0; i < len(reply); i += size {
+				if err := yield(hooks.Chunk{Text: reply[i:min(i+size, len(reply))]}); err != nil {
+					return hooks.ModelResponse{}, err
+				}
+			}
+			return hooks.ModelResponse{Text: reply}, nil
+		}
+		got, err := run.StreamModel(context.Background(), hooks.ModelRequest{}, open, func(ch hooks.Chunk) error {
+			chunks = append(chunks, ch.Text)
+			return nil
+		})
+		require.NoError(t, err)
+		all := strings.Join(chunks, "")
+		for _, ch := range chunks {
+			assert.NotContains(t, ch, "abcdefghij", "chunk size %d", size)
+		}
+		assert.NotContains(t, all, secret[8:], "chunk size %d: no part of the key is delivered", size)
+		assert.Contains(t, all, "and more text after it.", "chunk size %d", size)
+		assert.NotContains(t, got.Response.Text, secret)
+	}
+}
