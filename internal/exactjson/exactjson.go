@@ -13,6 +13,7 @@ import (
 	"reflect"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // Unmarshal decodes data into v, a non-nil pointer. Struct fields are
@@ -101,6 +102,20 @@ func (d *decoder) object(raw []byte, v reflect.Value, path string) error {
 // fieldsOf maps each JSON name of t's fields to the field's index,
 // flattening embedded structs as encoding/json does.
 func fieldsOf(t reflect.Type) map[string][]int {
+	if f, ok := fieldCache.Load(t); ok {
+		return f.(map[string][]int)
+	}
+	f, _ := fieldCache.LoadOrStore(t, makeFields(t))
+	return f.(map[string][]int)
+}
+
+// fieldCache holds fieldsOf's answer per type (read-only once stored):
+// the types decoded are few and fixed, and the walk of their fields cost
+// more than the decoding itself.
+var fieldCache sync.Map // reflect.Type -> map[string][]int
+
+// makeFields is fieldsOf, uncached.
+func makeFields(t reflect.Type) map[string][]int {
 	out := map[string][]int{}
 	for _, f := range reflect.VisibleFields(t) {
 		if !f.IsExported() || f.Anonymous && f.Tag.Get("json") == "" && f.Type.Kind() == reflect.Struct {
