@@ -101,9 +101,9 @@ type ApprovalConfig struct {
 	// Allow are calls that never need it, even when Require matches them
 	// (an allow-list: "shell" needs approval, but not `ls` or `git status`).
 	Allow []Rule
-	// NonInteractive is what happens when nobody can be asked. The hook
-	// tells that only when the Context can say whether the host has a
-	// Confirm (an Interactive method); until then it is AskHost.
+	// NonInteractive is what happens when nobody can be asked: the host
+	// gave no Host.Confirm (Context.Interactive is false). AskHost, the
+	// default, takes Host.AutoApprove's answer.
 	NonInteractive Unattended
 	// Prompt is the question asked; nil: "Allow <tool>?" with the
 	// arguments as JSON.
@@ -150,15 +150,11 @@ type approval struct {
 
 func (h *approval) Name() string { return h.name }
 
-// interactive is the method a Context may have that says whether a
-// person can be asked.
-type interactive interface{ Interactive() bool }
-
 func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	if matchesAny(h.allow, call) || (len(h.require) > 0 && !matchesAny(h.require, call)) {
 		return nil, nil
 	}
-	if i, ok := any(c).(interactive); ok && !i.Interactive() {
+	if !c.Interactive() {
 		switch h.unattended {
 		case DenyUnattended:
 			return hooks.Refuse(fmt.Sprintf("This call of %q needs a person's approval, and nobody can be asked in this run. Do not call it again; go on without it.", call.Name)), nil

@@ -118,3 +118,35 @@ func TestApprovalAsksEachTimeWithoutRemember(t *testing.T) {
 	h.Tool("deploy", nil).RequireAllowed(t)
 	assert.Len(t, h.Prompts(), 2)
 }
+
+// With nobody to ask (no Host.Confirm), NonInteractive decides, whatever
+// AutoApprove says; with a person, it does not apply.
+func TestApprovalNonInteractiveDecidesWhenNobodyCanBeAsked(t *testing.T) {
+	for _, tc := range []struct {
+		mode     prebuilt.Unattended
+		auto     bool
+		person   bool
+		refused  bool
+		asked    int
+		scenario string
+	}{
+		{prebuilt.DenyUnattended, true, false, true, 0, "deny unattended, though AutoApprove says yes"},
+		{prebuilt.ApproveUnattended, false, false, false, 0, "approve unattended, though AutoApprove says no"},
+		{prebuilt.AskHost, false, false, true, 0, "ask the host: AutoApprove no"},
+		{prebuilt.DenyUnattended, false, true, false, 1, "a person answers yes: the mode does not apply"},
+	} {
+		asked := 0
+		host := hooks.Host{AutoApprove: tc.auto, Env: map[string]string{}}
+		if tc.person {
+			host.Confirm = func(context.Context, hooks.Prompt) (bool, error) { asked++; return true, nil }
+		}
+		chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{NonInteractive: tc.mode})})
+		require.NoError(t, err)
+		run, err := chain.Start(context.Background(), host, hooks.RunStart{})
+		require.NoError(t, err)
+		res := callTool(t, run, "deploy", nil)
+		assert.Equal(t, tc.refused, res.IsError, tc.scenario)
+		assert.Equal(t, tc.asked, asked, tc.scenario)
+		run.End(context.Background(), hooks.RunEnd{})
+	}
+}
