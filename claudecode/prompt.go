@@ -42,7 +42,7 @@ const promptSystem = "You are evaluating a hook in an AI agent's loop. Read the 
 // skipped type) when the host gave no model.
 func (l loader) promptHandler(event, where, path string, unknown []string, cfg *handlerConfig, model hooks.ModelFunc) (*handler, error) {
 	if model == nil {
-		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", "prompt")
+		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" and \"http\" handlers run (\"prompt\" with claudecode.Model)", "prompt")
 		return nil, nil
 	}
 	switch {

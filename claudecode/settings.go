@@ -236,7 +236,7 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 		l.skip(path, "handler type \"agent\" not run by this library, skipped: it needs a subagent with tools; a \"prompt\" handler runs with Model")
 		return nil, nil
 	case *cfg.Type != "command":
-		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" handlers run", *cfg.Type) // http runs too: the text is the one cmd/hookcheck pins
+		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" and \"http\" handlers run (\"prompt\" with claudecode.Model)", *cfg.Type)
 		return nil, nil
 	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
 		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}

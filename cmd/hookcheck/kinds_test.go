@@ -101,7 +101,7 @@ func TestLintChecksSettingsOfEveryDialect(t *testing.T) {
 	assert.Equal(t, 1, r.code, r.stderr)
 	assert.Equal(t, `testdata/command/bad-settings.json: hooks: settings: hooks[1].failclosed: unknown field "failclosed"; `+
 		`the fields are event, matcher, command, timeoutMs, enabled, failClosed, name (line 4)
-testdata/claude/skipped.json: hooks: Claude Code settings: hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped; only "command" handlers run
+testdata/claude/skipped.json: hooks: Claude Code settings: hooks.PreToolUse[0].hooks[0]: handler type "prompt" not run by this library, skipped; only "command" and "http" handlers run ("prompt" with claudecode.Model)
 testdata/gemini/typo.json: geminicli: Gemini CLI settings: hooks.BeforeTool[0].matchr: unknown key, not read; did you mean "matcher"?
 3 problem(s)
 `, r.stdout)
