@@ -171,13 +171,15 @@ func (h *hook) afterAgent(c *hooks.Context, resp hooks.ModelResponse) (*hooks.Mo
 		return &hooks.ModelResponsePatch{End: &hooks.End{Output: m.effectiveReason()}}, nil
 	case m.blocking():
 		reason := m.effectiveReason()
-		if t.Retries < h.set.opts.retries {
+		// The run's streak counts too: sets that take turns sending a run on
+		// bound one streak (Context.Continuations).
+		if streak := max(t.Retries, c.Continuations()); streak < h.set.opts.retries {
 			calls := c.ModelCalls()
 			t.Active, t.Retries, t.RetriedAt = true, t.Retries+1, &calls
 			save(c, st)
 			return &hooks.ModelResponsePatch{Continue: &reason}, nil
 		}
-		c.Diagnose(fmt.Errorf("the AfterAgent hooks sent the run on %d times in a row, the most allowed: this reply stands as final (%s)", t.Retries, reason))
+		c.Diagnose(fmt.Errorf("the run was sent on %d times in a row, the most the AfterAgent hooks allow: this reply stands as final (%s)", max(t.Retries, c.Continuations()), reason))
 	}
 	st.Turn = nil
 	save(c, st)
