@@ -4,18 +4,19 @@ import "context"
 
 // ToolFunc runs a tool. c carries the run's capabilities (c.Hook() is "").
 //
-// c is valid only until the function returns: the chain reuses it. Do not
-// hand c to code that keeps its context past the call (a framework's
-// client, a goroutine, a cache); hand it c.Context, the context the host
-// passed in, or a context derived from that.
+// c is the call's own and never reused: kept past the call (a goroutine,
+// a client that finishes later) it reports the call's end, as a cancelled
+// context (see Context). Work meant to outlive the call should get
+// c.Context, the context the host passed in, or one derived from it.
 type ToolFunc func(c *Context, call ToolCall) (ToolResult, error)
 
 // ModelFunc calls a model. c carries the run's capabilities (c.Hook() is "").
 //
-// c is valid only until the function returns: the chain reuses it. Do not
-// hand c to code that keeps its context past the call (an HTTP client's
-// streaming body, a goroutine); hand it c.Context, the context the host
-// passed in, or a context derived from that.
+// c is the call's own and never reused: kept past the call (an HTTP
+// client's streaming body, a goroutine) it reports the call's end, as a
+// cancelled context (see Context), so a body read after the call returned
+// stops. Work meant to outlive the call should get c.Context, the context
+// the host passed in, or one derived from it.
 type ModelFunc func(c *Context, req ModelRequest) (ModelResponse, error)
 
 // CallModel runs one model call through the chain: BeforeModelRequest,

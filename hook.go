@@ -13,7 +13,9 @@ import (
 //     parallel tool calls of one run.
 //   - It must not modify the payload it is given (a call's Arguments, a
 //     request's Messages): return a patch. A nil patch is no opinion.
-//   - It must not keep c: a *Context is valid only during the call.
+//   - It should not keep c past the call: c is its own and never reused,
+//     so keeping it is safe (it then reports the call's end, and its hook
+//     and run), but work that outlives the call wants c.Context.
 //   - A panic is recovered and treated as the hook's error, with its stack
 //     (PanicError), under the hook's policy.
 //   - It runs on the caller's goroutine, like an http.Handler: the library
