@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"math"
 	"unicode/utf8"
 )
 
@@ -48,14 +47,11 @@ type snapshotDoc struct {
 // numbers inside maps, slices and structs come back as float64 when a
 // float64 holds them exactly, else as int64 or uint64; a number none of
 // them holds is an error naming the hook, the key and where it is. The
-// model-call count saturates at MaxInt64, so a snapshot always reads back.
+// model-call count saturates at MaxInt64 (countModelCall), so a snapshot
+// always reads back.
 func (r *Run) Snapshot() ([]byte, error) {
-	calls := r.modelCalls.Load()
-	if calls < 0 { // the count passed MaxInt64: it saturates, so that the snapshot reads back
-		calls = math.MaxInt64
-	}
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
-		ModelCalls: calls, States: map[string]json.RawMessage{}, Ended: r.ended.Load(),
+		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}, Ended: r.ended.Load(),
 		Continuations: r.continuations.Load(), Continued: r.continued.Load()}
 	r.stateMu.Lock()
 	states := append([]any(nil), r.states...)

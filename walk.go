@@ -81,11 +81,7 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s walkRules[H, 
 			t0 = r.traced(t0, c, at, e.index, e.policy, v)
 		}
 		if v.err != nil {
-			policy := e.policy
-			if v.decision == DecisionRefused {
-				policy = Block // a failure that refused: reported, never the run's failure
-			}
-			if err := r.failure(c.Context, at, e.index, policy, v.err); err != nil {
+			if err := r.failure(c.Context, at, e.index, v.failurePolicy(e.policy), v.err); err != nil {
 				return err
 			}
 		}
@@ -94,6 +90,16 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s walkRules[H, 
 		}
 	}
 	return nil
+}
+
+// failurePolicy is the policy that handles v's error: a failure that
+// refused the call is reported, never the run's failure, whatever the
+// hook's own policy (FailClosed under FailRun).
+func (v verdict) failurePolicy(hook Policy) Policy {
+	if v.decision == DecisionRefused {
+		return Block
+	}
+	return hook
 }
 
 // judge turns a hook's error into its verdict: a refusal when refusal

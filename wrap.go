@@ -186,11 +186,7 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	if panicked == nil {
 		return res, err // a returned error is the call's, as a tool's is
 	}
-	policy := e.policy
-	if v.decision == DecisionRefused {
-		policy = Block // a failure that refused: reported, never the run's failure
-	}
-	if err := r.failure(ctx, l.at, e.index, policy, panicked); err != nil {
+	if err := r.failure(ctx, l.at, e.index, v.failurePolicy(e.policy), panicked); err != nil {
 		return res, err
 	}
 	if v.decision == DecisionRefused { // a guard that fails refuses, as a before-hook under Block does
