@@ -223,7 +223,7 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 	defer s.cancel()
 	if in.Conversation != "" {
 		if in.Request.Messages, err = a.conv.load(ctx, a.store(), in.Conversation); err != nil {
-			return modelOutput{}, err
+			return modelOutput{}, finalIfTampered(err)
 		}
 	}
 	st, err := s.run.BeforeModelRequest(s.ctx, in.Request)
@@ -426,9 +426,9 @@ func (a *activities) openSnapshot(ctx context.Context, snap json.RawMessage) (js
 	if err := json.Unmarshal(snap, &key); err != nil {
 		return nil, final(fmt.Errorf("temporal: corrupt snapshot key: %w", err))
 	}
-	data, err := a.store().Get(ctx, key)
+	data, err := getVerified(ctx, a.store(), key)
 	if err != nil {
-		return nil, fmt.Errorf("temporal: reading the run's snapshot: %w", err)
+		return nil, finalIfTampered(fmt.Errorf("temporal: reading the run's snapshot: %w", err))
 	}
 	return data, nil
 }
@@ -484,6 +484,16 @@ func final(err error) error {
 		return nil
 	}
 	return sdk.NewNonRetryableApplicationError(err.Error(), errTypeRunFailed, err)
+}
+
+// finalIfTampered makes a read of bytes that do not match their key
+// final: a retry reads the same wrong bytes, and the run must not go on
+// from them.
+func finalIfTampered(err error) error {
+	if errors.Is(err, ErrTampered) {
+		return final(err)
+	}
+	return err
 }
 
 // errTypeRunFailed is the type of the error of a step that failed the run.

@@ -69,3 +69,58 @@ func TestADoubleAnswerDoesNotApproveTheNextIdenticalQuestion(t *testing.T) {
 	assert.Equal(t, "not approved: one is enough", out.Messages[3].Text)
 	assert.Empty(t, asked, "each question was asked once")
 }
+
+// An answer signalled before its question is asked, naming the id the
+// question would have had when ids were "<runID>/<n>", approves nothing:
+// question ids are unguessable, and an answer that came before its
+// question is dropped. The person's own answer, to the asked id, decides.
+func TestAnAnswerSentBeforeItsQuestionApprovesNothing(t *testing.T) {
+	var rec record
+	var deletes atomic.Int32
+	asked := make(chan durable.Question, 2)
+	release := make(chan struct{})
+	var first atomic.Bool
+	agent := newAgent(t, &rec)
+	chain, err := hooks.NewChain([]hooks.Hook{bookkeeper(&rec), goApproval})
+	require.NoError(t, err)
+	agent.Chain = chain
+	agent.Model = func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		if first.CompareAndSwap(false, true) {
+			<-release // the early answer is in the history before any question
+		}
+		if req.Messages[len(req.Messages)-1].Role == "tool" {
+			return hooks.ModelResponse{Text: "tidied"}, nil
+		}
+		return hooks.ModelResponse{ToolCalls: []hooks.ToolCall{{ID: "c1", Name: "delete", Arguments: map[string]any{"path": "/"}}}}, nil
+	}
+	agent.Tools["delete"] = func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		deletes.Add(1)
+		return hooks.ToolResult{Text: "deleted"}, nil
+	}
+	agent.Ask = func(ctx context.Context, q durable.Question) { asked <- q }
+	startWorker(t, "early", agent)
+	run := startRun(t, "early", "early", durable.Input{Input: "tidy up"})
+	c := server.GetDefaultClient()
+
+	for _, id := range []string{run.GetRunID() + "/1", run.GetRunID() + "/0", ""} {
+		early := durable.Answer{QuestionID: id, Approved: true, By: "mallory"}
+		require.NoError(t, c.SignalWorkflow(context.Background(), "early", "", durable.SignalAnswer, early))
+	}
+	close(release)
+
+	q := <-asked
+	assert.NotEqual(t, run.GetRunID()+"/1", q.ID, "the id cannot be named ahead")
+	assert.Regexp(t, `^`+run.GetRunID()+`/1-[0-9a-f]{32}$`, q.ID)
+	var pending *durable.Question
+	v, err := c.QueryWorkflow(context.Background(), "early", "", durable.QueryPending)
+	require.NoError(t, err)
+	require.NoError(t, v.Get(&pending))
+	require.NotNil(t, pending, "the question still waits: the early answers were dropped")
+	assert.Equal(t, q.ID, pending.ID)
+	assert.Zero(t, deletes.Load())
+
+	require.NoError(t, durable.SendAnswer(context.Background(), c, "early", durable.Answer{QuestionID: q.ID, Approved: false, Reason: "no"}))
+	out := wait(t, run)
+	assert.Zero(t, deletes.Load(), "only the person's answer decided")
+	assert.Equal(t, "not approved: no", out.Messages[2].Text)
+}

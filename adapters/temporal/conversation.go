@@ -64,7 +64,7 @@ func (c *convCache) load(ctx context.Context, store Store, key string) ([]hooks.
 	for k := key; k != ""; {
 		n := c.get(k)
 		if n == nil {
-			data, err := store.Get(ctx, k)
+			data, err := getVerified(ctx, store, k)
 			if err != nil {
 				return nil, fmt.Errorf("temporal: conversation %s: %w", key, err)
 			}

@@ -37,6 +37,11 @@
 //     to an unknown question, one already answered or one no longer waited
 //     on is refused (the update's validator; the SignalAnswer signal path
 //     drops it), so a double click never approves the next question.
+//     Question ids are unguessable (128 random bits, recorded in the
+//     history), and an answer signalled before its question was asked is
+//     dropped.
+//   - What a Store returns is checked against its content key
+//     (ErrTampered).
 //   - A question is posted once the step that asked has returned, so a
 //     step retried after a crash does not ask again. A crash inside
 //     Agent.Ask itself posts it again with the same Question.ID: dedupe on

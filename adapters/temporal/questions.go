@@ -1,12 +1,51 @@
 package temporal
 
 import (
+	"crypto/rand"
+	"encoding/hex"
 	"encoding/json"
 	"fmt"
 
 	"github.com/rienda/hooks"
 	"go.temporal.io/sdk/workflow"
 )
+
+// changeSecretQuestionIDs names the change that made question ids
+// unguessable and refused answers signalled before their question was
+// asked: before it, an answer naming the predictable id "<runID>/1",
+// signalled ahead, approved the call when it came.
+const changeSecretQuestionIDs = "hooks.secret-question-ids"
+
+// nonce is 128 random bits in hex, recorded in the history (SideEffect),
+// so a replay reads the same id and nobody can name a question before the
+// run has asked it.
+func (f *flow) nonce(ctx workflow.Context) string {
+	var id string
+	enc := workflow.SideEffect(ctx, func(workflow.Context) any {
+		var b [16]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			panic(err) // crypto/rand never fails on supported platforms
+		}
+		return hex.EncodeToString(b[:])
+	})
+	if err := enc.Get(&id); err != nil {
+		panic(err) // a string recorded by this code always decodes
+	}
+	return id
+}
+
+// dropEarlyAnswers discards the answer signals delivered before the
+// question they could answer exists: an answer is to a question asked.
+func dropEarlyAnswers(ctx workflow.Context, signals workflow.ReceiveChannel) {
+	for {
+		var a Answer
+		ok := signals.ReceiveAsync(&a)
+		if !ok {
+			return
+		}
+		workflow.GetLogger(ctx).Info("answer signal dropped: no question was waiting when it came", "question", a.QuestionID)
+	}
+}
 
 // changeQuestionIDs names the change that gave questions ids, answered by
 // an update and posted from the workflow; executions recorded before it
@@ -92,6 +131,11 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 		f.asked++
 		q.ID = fmt.Sprintf("%s/%d", info.WorkflowExecution.RunID, f.asked)
 	}
+	signals := workflow.GetSignalChannel(ctx, SignalAnswer)
+	if f.secretIDsVersion >= 1 {
+		q.ID += "-" + f.nonce(ctx)
+		dropEarlyAnswers(ctx, signals)
+	}
 	f.pending, f.answered = q, false
 	f.searchWaiting(true)
 	defer func() { f.pending = nil; f.searchWaiting(false) }()
@@ -101,7 +145,6 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 			workflow.GetLogger(ctx).Warn("telling Agent.Ask failed; the run waits for the answer anyway", "question", q.ID, "error", err)
 		}
 	}
-	signals := workflow.GetSignalChannel(ctx, SignalAnswer)
 	for {
 		var a Answer
 		took := false

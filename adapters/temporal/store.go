@@ -37,6 +37,38 @@ type Store interface {
 // ErrNotStored is wrapped by the error of Store.Get for a key never put.
 var ErrNotStored = errors.New("not in the store")
 
+// ErrTampered is wrapped by the error of a read whose bytes are not the
+// ones their content key names: a store that was written to by something
+// else than Put, a corrupt disk, or a store that answers for the wrong key.
+// The adapter checks every read from a Store (its own and the user's), so
+// a run never goes on from a conversation or snapshot it did not write.
+var ErrTampered = errors.New("the stored bytes do not match their content key")
+
+// getVerified reads key from store and checks the bytes against the key:
+// a content-addressed store verifies what it reads.
+func getVerified(ctx context.Context, store Store, key string) ([]byte, error) {
+	if !validKey(key) {
+		return nil, fmt.Errorf("temporal: %q is not a content key", key)
+	}
+	data, err := store.Get(ctx, key)
+	if err != nil {
+		return nil, err
+	}
+	if err := verify(key, data); err != nil {
+		return nil, err
+	}
+	return data, nil
+}
+
+// verify reports ErrTampered, naming the key, when data is not what key
+// addresses.
+func verify(key string, data []byte) error {
+	if got := ContentKey(data); got != key {
+		return fmt.Errorf("temporal: stored value %s: %w (its bytes hash to %s)", key, ErrTampered, got)
+	}
+	return nil
+}
+
 // ContentKey is the key a Store keeps data under: its SHA-256.
 func ContentKey(data []byte) string {
 	sum := sha256.Sum256(data)
@@ -74,7 +106,8 @@ func (s *MemoryStore) Put(_ context.Context, key string, data []byte) error {
 	return nil
 }
 
-// Get implements Store.
+// Get implements Store. It returns a copy, so a caller that changes what
+// it read changes nothing stored.
 func (s *MemoryStore) Get(_ context.Context, key string) ([]byte, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -82,7 +115,7 @@ func (s *MemoryStore) Get(_ context.Context, key string) ([]byte, error) {
 	if !ok {
 		return nil, fmt.Errorf("temporal: memory store: %s: %w", key, ErrNotStored)
 	}
-	return data, nil
+	return append([]byte(nil), data...), nil
 }
 
 // Size is the number of bytes the store holds.
@@ -130,7 +163,9 @@ func (s FileStore) Put(_ context.Context, key string, data []byte) error {
 	return nil
 }
 
-// Get implements Store.
+// Get implements Store. It checks what it read against key, so a file
+// changed on the shared disk is an error wrapping ErrTampered, never a
+// value the run goes on from.
 func (s FileStore) Get(_ context.Context, key string) ([]byte, error) {
 	path, err := s.path(key)
 	if err != nil {
@@ -142,6 +177,9 @@ func (s FileStore) Get(_ context.Context, key string) ([]byte, error) {
 	}
 	if err != nil {
 		return nil, fmt.Errorf("temporal: file store: %w", err)
+	}
+	if err := verify(key, data); err != nil {
+		return nil, fmt.Errorf("temporal: file store %s: %w", s.Dir, err)
 	}
 	return data, nil
 }

@@ -117,6 +117,7 @@ type flow struct {
 	turns   int // model calls in this execution
 
 	questionsVersion workflow.Version // 1: questions have ids, answers are updates
+	secretIDsVersion workflow.Version // 1: ids are unguessable; early answers are dropped
 	asked            int              // questions asked in this execution
 	answered         bool             // the pending question has its answer
 	answers          workflow.Channel // answers the update handler took
@@ -140,6 +141,7 @@ func Workflow(ctx workflow.Context, in Input) (Output, error) {
 	}
 	f.version = workflow.GetVersion(ctx, changeContinueAsNew, workflow.DefaultVersion, 1)
 	f.questionsVersion = workflow.GetVersion(ctx, changeQuestionIDs, workflow.DefaultVersion, 1)
+	f.secretIDsVersion = workflow.GetVersion(ctx, changeSecretQuestionIDs, workflow.DefaultVersion, 1)
 	if c := in.Carried; c != nil {
 		f.snap, f.conv, f.out.Messages = c.Snapshot, c.Conversation, c.Messages
 		f.out.Turns, f.out.Output, f.out.Steps, f.out.Continued = c.Turns, c.Output, c.Steps, c.Continued
