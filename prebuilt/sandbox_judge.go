@@ -159,6 +159,11 @@ func (h *sandbox) judgeCommand(env shellEnv, k string, v any) (string, []string)
 func (h *sandbox) commandURLs(k, raw string, script *shell.Script) (string, []string) {
 	var unresolved []string
 	for _, cmd := range script.Commands {
+		if reason, unres := h.downloadTargets(k, cmd); reason != "" {
+			return reason, nil
+		} else {
+			unresolved = append(unresolved, unres...)
+		}
 		for _, w := range cmd.Args {
 			for _, u := range urlInText.FindAllString(w.Text, -1) {
 				if !w.Known {
@@ -273,4 +278,46 @@ func pick(args map[string]any, keys []string) map[string]any {
 		out[k] = args[k]
 	}
 	return out
+}
+
+// downloadValueFlags are the options of curl and wget that take a value
+// (not a URL).
+var downloadValueFlags = map[string]bool{"-o": true, "-O": true, "-d": true, "-H": true, "-X": true, "-u": true, "-A": true, "-e": true,
+	"-b": true, "-c": true, "-F": true, "-T": true, "-w": true, "-m": true, "-K": true, "-E": true, "-r": true, "-C": true,
+	"-P": true, "-U": true, "-t": true, "-a": true, "-i": true, "-B": true, "--output": true, "--data": true, "--header": true,
+	"--request": true, "--user": true, "--user-agent": true, "--referer": true, "--cookie": true, "--form": true,
+	"--upload-file": true, "--write-out": true, "--max-time": true, "--config": true, "--output-document": true,
+	"--directory-prefix": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--cookie-jar": true}
+
+// downloadTargets judges the operands of curl and wget, which take a
+// host without a scheme too (curl evil.example): an operand decided at
+// run time cannot be judged. The proxy (-x) is a host as well.
+func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string) {
+	if n := cmd.Name(); n != "curl" && n != "wget" {
+		return "", nil
+	}
+	args := cmd.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Known && (a.Text == "-x" || a.Text == "--proxy") && i+1 < len(args) {
+			i++
+			a = args[i]
+		} else if a.Known && strings.HasPrefix(a.Text, "-") {
+			if downloadValueFlags[a.Text] {
+				i++
+			}
+			continue
+		}
+		if !a.Known {
+			return "", []string{"the address " + a.Text + " of " + cmd.Name() + " is decided only when it runs"}
+		}
+		u := a.Text
+		if !strings.Contains(u, "://") {
+			u = "http://" + u
+		}
+		if reason := h.checkURL(k, u); reason != "" {
+			return reason, nil
+		}
+	}
+	return "", nil
 }

@@ -155,7 +155,7 @@ func candidateDirs(env shellEnv, dirs []shell.Word) ([]string, bool) {
 		case strings.HasPrefix(d.Text, "/"):
 			cur = d.Text
 		case cur == "":
-			return out, false
+			continue // relative to a directory the sandbox was not told: as unknown as before the cd
 		default:
 			cur = cur + "/" + d.Text
 		}
