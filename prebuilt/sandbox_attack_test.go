@@ -173,3 +173,64 @@ func TestSandboxDevicesInEverySpelling(t *testing.T) {
 	}
 	h.Tool("shell", map[string]any{"command": "dd if=/dev/zero of=/dev/null count=1"}).RequireAllowed(t)
 }
+
+// diagnosticTexts are the harness's diagnostics as text.
+func diagnosticTexts(h *hooktest.Harness) []string {
+	var out []string
+	for _, d := range h.Diagnostics() {
+		out = append(out, d.Err.Error())
+	}
+	return out
+}
+
+// Names: a tool or argument named in another case is the same one
+// (loudly); a list that replaces the defaults says so when a default
+// name shows up; Extra lists keep the defaults.
+func TestSandboxNamesThatMatchNothingAreLoud(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{ShellTools: []string{"Shell"}, CommandArgs: []string{"Command"}}))
+	h.Tool("shell", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	h.Tool("shell", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	ds := diagnosticTexts(h)
+	require.Len(t, ds, 2, "once per run and name: %v", ds)
+	assert.Contains(t, ds[0], `ShellTools names "Shell" and the call's tool is "shell"`)
+	assert.Contains(t, ds[1], `CommandArgs names "Command" and the call of "shell" has "command"`)
+
+	h = hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{ShellTools: []string{"my_shell"}}))
+	h.Tool("bash", map[string]any{"command": "ls"}).RequireAllowed(t)
+	h.Tool("my_shel", map[string]any{"command": "ls"}).RequireAllowed(t)
+	ds = diagnosticTexts(h)
+	require.Len(t, ds, 2, "%v", ds)
+	assert.Contains(t, ds[0], `ShellTools replaces the default shell tools, so the tool "bash" is not judged as a shell`)
+	assert.Contains(t, ds[1], `the tool "my_shel" is not in ShellTools (did you mean "my_shell"?)`)
+
+	h = hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{ExtraShellTools: []string{"my_shell"}, ExtraCommandArgs: []string{"line"}}))
+	h.Tool("my_shell", map[string]any{"line": "rm -rf /"}).RequireRefused(t,
+		`Sandbox: the command in "line" is not allowed (rm -rf on /, ~, . or *). Do not run it; find a safer way or ask the user.`)
+	h.Tool("bash", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	assert.Empty(t, h.Diagnostics())
+
+	_, work := tree(t)
+	h = hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{PathArgs: []string{"to"}}))
+	h.Tool("other", map[string]any{"path": "../x"}).RequireAllowed(t)
+	require.Len(t, h.Diagnostics(), 1)
+	assert.Contains(t, h.Diagnostics()[0].Err.Error(), `PathArgs replaces the default path arguments, so "path" of the tool "other" is not judged as a path`)
+
+	for _, cfg := range []prebuilt.SandboxConfig{{ShellTools: []string{}}, {CommandArgs: []string{""}}, {Unresolved: 7}} {
+		assert.Panics(t, func() { prebuilt.Sandbox(cfg) }, "%+v", cfg)
+	}
+}
+
+// Names, in an agent file: shellTools: [Shell] judges the tool shell;
+// the extra and unresolved settings load.
+func TestSandboxSpecNames(t *testing.T) {
+	h, err := prebuilt.FromSpec("sandbox", map[string]any{"shellTools": []any{"Shell"}})
+	require.NoError(t, err)
+	hooktest.New(t, h).Tool("shell", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	h, err = prebuilt.FromSpec("sandbox", map[string]any{"extraShellTools": []any{"run"}, "unresolved": "ask"})
+	require.NoError(t, err)
+	harness := hooktest.New(t, h)
+	harness.Tool("run", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	assert.False(t, harness.Tool("run", map[string]any{"command": "$X"}).Ran, "asked, and nobody approves")
+	_, err = prebuilt.FromSpec("sandbox", map[string]any{"unresolved": "allow"})
+	assert.ErrorContains(t, err, `unknown value "allow"`)
+}
