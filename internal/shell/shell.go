@@ -18,6 +18,7 @@ import (
 	"path"
 	"reflect"
 	"strings"
+	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
 )
@@ -74,6 +75,9 @@ type Script struct {
 	// full.
 	Unresolved []string
 }
+
+// parsers are reused: a Parser allocates buffers that Parse resets.
+var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 // maxDepth bounds the shells, evals and wrappers within one another.
 const maxDepth = 16
@@ -132,7 +136,9 @@ func (w *walker) script(src string, depth int, via []string) error {
 		w.unresolved("scripts nested more than %d deep", maxDepth)
 		return nil
 	}
-	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	p := parsers.Get().(*syntax.Parser)
+	f, err := p.Parse(strings.NewReader(src), "")
+	parsers.Put(p)
 	if err != nil {
 		return fmt.Errorf("the command cannot be parsed as a shell would: %w", err)
 	}
