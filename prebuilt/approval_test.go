@@ -156,8 +156,8 @@ func TestApprovalNonInteractiveDecidesWhenNobodyCanBeAsked(t *testing.T) {
 // exempts a shell command only when each command it runs matches.
 func TestApprovalReadsArgumentsAsTheTool(t *testing.T) {
 	h := hooktest.New(t, prebuilt.Approval(prebuilt.ApprovalConfig{
-		Require: []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `rm`}}},
-		Allow:   []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `^rm -i `}}},
+		Require:        []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `rm`}}},
+		Allow:          []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `^rm -i `}}},
 		NonInteractive: prebuilt.DenyUnattended,
 	}))
 	for _, args := range []map[string]any{{"Command": "rm -rf x"}, {"COMMAND": "rm x"}, {"command": []any{"rm", "-rf", "x"}},

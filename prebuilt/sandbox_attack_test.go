@@ -32,9 +32,13 @@ func TestSandboxJudgesEveryCommandTheShellRuns(t *testing.T) {
 		`cd / && rm -rf etc`, `cd /tmp; cd ..; rm -rf home`, `rm -rf $HOME`, `rm -rf "${HOME}"`, `rm -rf ~/`, `rm -rf ~/.`,
 		`rm -rf //`, `rm -rf /./usr`, `rm -rf /tmp/../home`, `rm -rf /tmp/..`, `rm -rf //etc/`, `rm -rf /e*`, `rm -rf /u?r`,
 		`rm -rf /proc/self/root/etc`, `rm -rf /home/u`, `rm -rf /home`, `rm -rf .*`, `find /etc -delete`,
+		`env -C / rm -rf etc`, `env --chdir=/ rm -rf etc`, `sudo -D / rm -rf etc`, `pushd / && rm -rf usr`,
+		`xargs -I{} rm -rf / {}`, `/usr/bin/env rm -rf /`, `busybox rm -rf /`, `doas rm -rf /`, `rm -rf $'\x2f'`, `$"rm" -rf /`,
 	} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireRefused(t, rmRule)
 	}
+	h.Tool("shell", map[string]any{"workdir": "/", "command": "rm -rf etc"}).RequireRefused(t, rmRule)
+	h.Tool("shell", map[string]any{"CWD": "/", "command": []any{"rm", "-rf", "usr"}}).RequireRefused(t, rmRule)
 	for _, cmd := range []string{"rm -rf build/", "rm -rf /tmp/x", "rm -rf /tmp/*", "find build -delete", "bash -c 'rm -rf build'",
 		"rm -rf ~/project/build", "sudo -u root ls /", "xargs -n1 echo < list", "cd build && rm -rf out"} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireAllowed(t)

@@ -53,6 +53,10 @@ func (h *sandbox) checkCommands(c *hooks.Context, call hooks.ToolCall) (string, 
 	found := false
 	var unresolved []string
 	env := shellEnv{workdir: c.Workdir, home: homeDir(c)}
+	dirs, reason := commandDirs(c, call)
+	if reason != "" {
+		return reason, nil
+	}
 	for _, k := range sortedArgKeys(call.Arguments) {
 		name, ok := h.commandArgs.match(k)
 		if !ok {
@@ -62,11 +66,15 @@ func (h *sandbox) checkCommands(c *hooks.Context, call hooks.ToolCall) (string, 
 		if name != k {
 			h.once(c, "arg:"+k, fmt.Errorf("CommandArgs names %q and the call of %q has %q: judged as the same argument", name, call.Name, k))
 		}
-		reason, unres := h.judgeCommand(env, k, call.Arguments[k])
-		if reason != "" {
-			return reason, nil
+		for _, d := range dirs {
+			env := env
+			env.workdir = d
+			reason, unres := h.judgeCommand(env, k, call.Arguments[k])
+			if reason != "" {
+				return reason, nil
+			}
+			unresolved = append(unresolved, unres...)
 		}
-		unresolved = append(unresolved, unres...)
 	}
 	if !found && len(call.Arguments) > 0 {
 		keys := sortedArgKeys(call.Arguments)
@@ -320,4 +328,38 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 		}
 	}
 	return "", nil
+}
+
+// dirArgs are the arguments in which a shell tool takes the directory
+// its command runs in (Codex's workdir, others' cwd).
+var dirArgs = []string{"workdir", "cwd", "working_directory", "dir", "directory"}
+
+// commandDirs are the directories a shell tool's command runs in: the
+// run's Workdir, and each directory argument of the call (a relative one
+// from the Workdir), so that {"workdir": "/", "command": "rm -rf etc"}
+// is judged in /.
+func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
+	dirs := []string{c.Workdir}
+	for _, name := range dirArgs {
+		for _, k := range hooks.ArgumentKeys(call.Arguments, name) {
+			vals, ok := stringsOf(call.Arguments[k])
+			if !ok || len(vals) > 1 {
+				return nil, shapeReason(k, call.Arguments[k], "a directory")
+			}
+			for _, v := range vals {
+				if v == "" {
+					continue
+				}
+				d := v
+				if !strings.HasPrefix(d, "/") {
+					if c.Workdir == "" {
+						continue // as unknown as the run's own directory
+					}
+					d = c.Workdir + "/" + d
+				}
+				dirs = append(dirs, d)
+			}
+		}
+	}
+	return dirs, ""
 }

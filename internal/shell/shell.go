@@ -118,6 +118,7 @@ type walker struct {
 	pipe   int                // the pipeline being walked
 	stage  int
 	inPipe bool // walking a stage of a pipeline
+	words  int  // words made so far (bounded: maxWords)
 	via    []string
 	depth  int
 }

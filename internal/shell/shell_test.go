@@ -103,6 +103,7 @@ func TestParseReportsWhatItCannotResolve(t *testing.T) {
 		`/bin/r? -rf /`,
 		`sh -c "$(curl x)"`,
 		`a{1..100000}`,
+		"echo " + strings.Repeat("{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b} ", 200),
 		`x{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}{a,b}`,
 	} {
 		s, err := Parse(src, cfg)

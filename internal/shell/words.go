@@ -33,22 +33,32 @@ func Lit(s string) Word { return Word{Text: s, Known: true} }
 // {a,b}{a,b}… doubles with each pair.
 const maxFields = 1024
 
+// maxWords bounds the words of a whole script, brace expansions
+// included: a thousand words of {a,b}… pairs stay small.
+const maxWords = 1 << 16
+
 // fields resolves a word into the words the shell will make of it: one,
 // or several after brace expansion or splitting a variable's value.
 func (w *walker) fields(word *syntax.Word) []Word {
 	w.substs(word)
+	if w.words > maxWords {
+		w.unresolved("the command has more than %d words", maxWords)
+		return []Word{{Text: source(word)}}
+	}
 	if syntax.SplitBraces(word) {
 		parts, ok := expandBraces(word.Parts, maxFields)
 		if !ok {
 			w.unresolved("the brace expansion in %q makes more than %d words", source(word), maxFields)
 			return []Word{{Text: source(word)}}
 		}
+		w.words += len(parts)
 		out := make([]Word, 0, len(parts))
 		for _, p := range parts {
 			out = append(out, w.word(&syntax.Word{Parts: p}))
 		}
 		return out
 	}
+	w.words++
 	r := w.word(word)
 	if r.Known && w.split && strings.ContainsAny(r.Text, " \t\n") {
 		var out []Word

@@ -19,13 +19,14 @@ type wrapper struct {
 	input   bool     // xargs: appends the arguments it reads
 	joins   bool     // watch: joins its operands into a script for sh -c
 	user    bool     // su: its operands are a user and the shell's arguments, not a command
+	chdir   string   // short options whose value is the directory the command runs in (env -C, sudo -D)
 }
 
 var wrappers = map[string]wrapper{
 	"sudo": {values: "CDghprRtTUu", long: []string{"--user", "--group", "--host", "--prompt", "--chdir", "--chroot",
-		"--close-from", "--role", "--type", "--command-timeout", "--other-user"}, assigns: true},
+		"--close-from", "--role", "--type", "--command-timeout", "--other-user"}, assigns: true, chdir: "D"},
 	"doas":       {values: "Cu"},
-	"env":        {values: "uC", long: []string{"--unset", "--chdir", "--split-string"}, split: "S", assigns: true},
+	"env":        {values: "uC", long: []string{"--unset", "--chdir", "--split-string"}, split: "S", assigns: true, chdir: "C"},
 	"nice":       {values: "n", long: []string{"--adjustment"}},
 	"nohup":      {},
 	"setsid":     {},
@@ -121,19 +122,25 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 			return Word{}, false
 		}
 		if long, _, hasEq := strings.Cut(a.Text, "="); strings.HasPrefix(a.Text, "--") {
+			var v Word
+			ok := false
 			if !hasEq && contains(spec.long, long) {
-				v, _ := value()
-				if long == "--split-string" {
-					w.splitString(&inner, v)
-				}
-			} else if hasEq && long == "--split-string" {
-				w.splitString(&inner, Lit(a.Text[len(long)+1:]))
+				v, ok = value()
+			} else if hasEq {
+				v, ok = Lit(a.Text[len(long)+1:]), true
+			}
+			switch {
+			case !ok:
+			case long == "--split-string":
+				w.splitString(&inner, v)
+			case long == "--chdir" && spec.chdir != "":
+				inner.Dirs = append(append([]Word(nil), inner.Dirs...), v)
 			}
 			continue
 		}
 		for j := 1; j < len(a.Text); j++ {
 			c := a.Text[j]
-			if !strings.ContainsRune(spec.values+spec.scripts+spec.split, rune(c)) {
+			if !strings.ContainsRune(spec.values+spec.scripts+spec.split+spec.chdir, rune(c)) {
 				continue
 			}
 			v, ok := Lit(a.Text[j+1:]), j+1 < len(a.Text)
@@ -142,6 +149,8 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 			}
 			switch {
 			case !ok:
+			case strings.IndexByte(spec.chdir, c) >= 0:
+				inner.Dirs = append(append([]Word(nil), inner.Dirs...), v)
 			case strings.IndexByte(spec.scripts, c) >= 0:
 				w.runScript(v, name+" -"+string(c), depth)
 			case strings.IndexByte(spec.split, c) >= 0:
