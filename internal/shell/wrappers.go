@@ -76,6 +76,9 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 		return nil
 	}
 	name := path.Base(first.Text)
+	if value, ok := w.aliases[first.Text]; ok && len(w.via) < maxDepth {
+		return w.alias(cmd, value, depth)
+	}
 	if spec, ok := wrappers[name]; ok {
 		return w.unwrap(cmd, name, spec, depth)
 	}
@@ -94,8 +97,45 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 		w.find(cmd, depth)
 	case name == "cd" || name == "pushd":
 		w.cd(args)
+	case name == "alias":
+		for _, a := range args {
+			if n, v, ok := strings.Cut(a.Text, "="); ok && a.Known {
+				w.aliases[n] = v
+			} else if ok {
+				w.unresolved("the alias %s is decided only when it runs", a.Text)
+			}
+		}
 	}
 	return nil
+}
+
+// alias walks a command whose name is an alias the script defined (zsh,
+// and bash with expand_aliases, expand them): the alias's text with the
+// command's arguments after it.
+func (w *walker) alias(cmd Command, value string, depth int) error {
+	text := value
+	for _, a := range cmd.Args[1:] {
+		if !a.Known {
+			w.unresolved("the alias %s runs with %s, decided only when it runs", cmd.Args[0].Text, a.Text)
+			return nil
+		}
+		q, err := syntax.Quote(a.Text, syntax.LangBash)
+		if err != nil {
+			w.unresolved("the argument %q of the alias %s cannot be quoted", a.Text, cmd.Args[0].Text)
+			return nil
+		}
+		text += " " + q
+	}
+	saved := w.aliases
+	w.aliases = map[string]string{} // an alias is not expanded again within itself
+	for k, v := range saved {
+		if k != cmd.Args[0].Text {
+			w.aliases[k] = v
+		}
+	}
+	err := w.script(text, depth+1, append(append([]string(nil), cmd.Via...), "alias "+cmd.Args[0].Text))
+	w.aliases = saved
+	return err
 }
 
 // unwrap strips a wrapper and its options, and walks what it runs.
@@ -161,6 +201,10 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 	}
 	for n := 0; n < spec.skip && len(operands) > 0; n++ {
 		operands = operands[1:]
+	}
+	if spec.scripts != "" && len(operands) > 1 && operands[0].Known && (operands[0].Text == "-c" || operands[0].Text == "--command") {
+		w.runScript(operands[1], name+" -c", depth) // flock FILE -c SCRIPT
+		return nil
 	}
 	for spec.assigns && len(operands) > 0 && operands[0].Known && assignWord.MatchString(operands[0].Text) {
 		inner.Assigns = append(inner.Assigns, operands[0].Text)
