@@ -32,7 +32,7 @@ type SandboxConfig struct {
 	// destination, target, target_file, notebook_path, src, dst.
 	PathArgs []string
 	// ShellTools are the tools whose CommandArgs are shell commands; nil:
-	// shell, bash, sh, exec, exec_command, run_command,
+	// shell, bash, Bash, sh, exec, exec_command, run_command,
 	// run_shell_command, run_terminal_cmd, terminal, execute_command,
 	// execute_bash (the names common agents give their shell tool).
 	ShellTools []string
@@ -85,7 +85,7 @@ const (
 var (
 	defaultPathArgs = []string{"path", "paths", "file", "file_path", "filePath", "filename", "dir", "directory",
 		"cwd", "workdir", "source", "destination", "target", "target_file", "notebook_path", "src", "dst"}
-	defaultShellTools = []string{"shell", "bash", "sh", "exec", "exec_command", "run_command", "run_shell_command",
+	defaultShellTools = []string{"shell", "bash", "Bash", "sh", "exec", "exec_command", "run_command", "run_shell_command",
 		"run_terminal_cmd", "terminal", "execute_command", "execute_bash"}
 	defaultCommandArgs = []string{"command", "cmd", "script", "argv"}
 	defaultURLArgs     = []string{"url", "uri", "endpoint", "host"}
@@ -139,18 +139,22 @@ type sandbox struct {
 	unresolved    UnresolvedAction
 }
 
-// names is a list of tool or argument names, with the set of their
+// names is a list of tool or argument names, as given and by their
 // ArgumentName forms.
 type names struct {
-	list []string
-	set  map[string]string // ArgumentName form → the name as configured
+	list  []string
+	exact map[string]bool
+	fold  map[string]string // ArgumentName form → the (first) name as configured
 }
 
 func newNames(list, def, extra []string) names {
 	l := slices.Concat(orList(list, def), extra)
-	n := names{list: l, set: make(map[string]string, len(l))}
+	n := names{list: l, exact: make(map[string]bool, len(l)), fold: make(map[string]string, len(l))}
 	for _, x := range l {
-		n.set[hooks.ArgumentName(x)] = x
+		n.exact[x] = true
+		if _, dup := n.fold[hooks.ArgumentName(x)]; !dup {
+			n.fold[hooks.ArgumentName(x)] = x
+		}
 	}
 	return n
 }
@@ -158,10 +162,10 @@ func newNames(list, def, extra []string) names {
 // match returns the configured name that key is (exactly, or as a
 // decoder reads it), and whether it is one.
 func (n names) match(key string) (string, bool) {
-	if name, ok := n.set[key]; ok && name == key {
-		return name, true
+	if n.exact[key] {
+		return key, true
 	}
-	name, ok := n.set[hooks.ArgumentName(key)]
+	name, ok := n.fold[hooks.ArgumentName(key)]
 	return name, ok
 }
 

@@ -212,7 +212,8 @@ func TestSandboxNamesThatMatchNothingAreLoud(t *testing.T) {
 	h.Tool("my_shell", map[string]any{"line": "rm -rf /"}).RequireRefused(t,
 		`Sandbox: the command in "line" is not allowed (rm -rf on /, ~, . or *). Do not run it; find a safer way or ask the user.`)
 	h.Tool("bash", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
-	assert.Empty(t, h.Diagnostics())
+	h.Tool("Bash", map[string]any{"command": "rm -rf /"}).RequireRefused(t, rmRule)
+	assert.Empty(t, h.Diagnostics(), "names as configured are no news")
 
 	_, work := tree(t)
 	h = hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{PathArgs: []string{"to"}}))
