@@ -60,6 +60,11 @@ func TestSandboxRmTargetsAreCanonical(t *testing.T) {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireRefused(t, rmRule)
 	}
 	h.Tool("shell", map[string]any{"command": "rm -rf sub/dir"}).RequireAllowed(t)
+	require.NoError(t, os.MkdirAll(filepath.Join(work, "build1"), 0o755))
+	h.Tool("shell", map[string]any{"command": "rm -rf build* *.log"}).RequireAllowed(t) // the shell expands them to build1
+	for _, cmd := range []string{"rm -rf s*", "rm -rf sl?sh/", "rm -rf ?*", "rm -rf /*/bin"} {
+		h.Tool("shell", map[string]any{"command": cmd}).RequireRefused(t, rmRule)
+	}
 }
 
 // What cannot be judged before it runs is refused, or asked about when

@@ -101,10 +101,7 @@ func judgeTargets(env shellEnv, c shell.Command, targets []shell.Word, rule stri
 func dangerousTarget(env shellEnv, dirs []shell.Word, t shell.Word) (danger, known bool) {
 	p := t.Text
 	if t.Glob {
-		p = globBase(p)
-		if p == "" {
-			p = "."
-		}
+		return dangerousGlob(env, dirs, p)
 	}
 	if !strings.HasPrefix(p, "/") {
 		switch path.Clean(p) {
@@ -162,6 +159,49 @@ func candidateDirs(env shellEnv, dirs []shell.Word) ([]string, bool) {
 		out = append(out, cur)
 	}
 	return out, true
+}
+
+// dangerousGlob judges a pattern (/*, ~/.*, build*, /e?c) as the shell
+// expands it: one whose first pattern segment matches every name (*, .*,
+// ?*) in a critical directory is the directory's whole content; any
+// other is expanded against the file system, as the shell will, and each
+// name it gives judged.
+func dangerousGlob(env shellEnv, dirs []shell.Word, pattern string) (danger, known bool) {
+	base := globBase(pattern)
+	rest := strings.TrimPrefix(strings.TrimPrefix(pattern, base), "/")
+	seg, _, _ := strings.Cut(rest, "/")
+	if base == "" {
+		base = "."
+	}
+	matchAll := strings.Trim(seg, "*?.") == "" // *, .*, ?*, *.* …
+	if matchAll {
+		if d, k := dangerousTarget(env, dirs, shell.Lit(base)); d || !k {
+			return d, k
+		}
+	}
+	bases := []string{""}
+	if !strings.HasPrefix(pattern, "/") {
+		var ok bool
+		if bases, ok = candidateDirs(env, dirs); !ok {
+			return false, false
+		}
+	}
+	for _, b := range bases {
+		abs := pattern
+		if b != "" {
+			abs = b + "/" + pattern
+		}
+		matches, err := filepath.Glob(filepath.FromSlash(strings.TrimRight(abs, "/")))
+		if err != nil {
+			return true, true // a pattern the shell reads and Go cannot: not judged safe
+		}
+		for _, m := range matches {
+			if d, _ := dangerousTarget(env, nil, shell.Lit(filepath.ToSlash(m))); d {
+				return true, true
+			}
+		}
+	}
+	return false, true
 }
 
 // globBase is the directory a pattern expands in: its text up to the
