@@ -248,26 +248,7 @@ func ansiC(v string) string {
 				b.WriteByte(v[i] & 0x1f)
 			}
 		case 'x', 'u', 'U', '0', '1', '2', '3', '4', '5', '6', '7':
-			n, base, max := 0, 16, map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
-			start := i + 1
-			if c >= '0' && c <= '7' {
-				base, max, start = 8, 3, i
-			}
-			for n < max && start+n < len(v) && isDigit(v[start+n], base) {
-				n++
-			}
-			if n == 0 {
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			x, _ := strconv.ParseUint(v[start:start+n], base, 32)
-			if c == 'u' || c == 'U' {
-				b.WriteString(string(rune(x)))
-			} else {
-				b.WriteByte(byte(x))
-			}
-			i = start + n - 1
+			i = numericEscape(v, i, &b)
 		default: // \\ \' \" \? and unknown escapes
 			if strings.IndexByte("\\'\"?", c) < 0 {
 				b.WriteByte('\\')
@@ -279,6 +260,32 @@ func ansiC(v string) string {
 		return strings.ToValidUTF8(b.String(), "\uFFFD")
 	}
 	return b.String()
+}
+
+// numericEscape decodes \xHH, \uHHHH, \UHHHHHHHH or \NNN (octal) whose
+// letter is v[i], and returns the index of its last character.
+func numericEscape(v string, i int, b *strings.Builder) int {
+	c := v[i]
+	n, base, limit := 0, 16, map[byte]int{'x': 2, 'u': 4, 'U': 8}[c]
+	start := i + 1
+	if c >= '0' && c <= '7' {
+		base, limit, start = 8, 3, i
+	}
+	for n < limit && start+n < len(v) && isDigit(v[start+n], base) {
+		n++
+	}
+	if n == 0 {
+		b.WriteByte('\\')
+		b.WriteByte(c)
+		return i
+	}
+	x, _ := strconv.ParseUint(v[start:start+n], base, 32)
+	if c == 'u' || c == 'U' {
+		b.WriteString(string(rune(x)))
+	} else {
+		b.WriteByte(byte(x))
+	}
+	return start + n - 1
 }
 
 func isDigit(c byte, base int) bool {

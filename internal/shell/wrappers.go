@@ -38,9 +38,9 @@ var wrappers = map[string]wrapper{
 	"stdbuf":     {values: "ioe", long: []string{"--input", "--output", "--error"}},
 	"ionice":     {values: "cnp", long: []string{"--class", "--classdata", "--pid"}},
 	"chroot":     {long: []string{"--userspec", "--groups"}, skip: 1},
-	"flock":      {values: "wE", long: []string{"--timeout", "--conflict-exit-code"}, scripts: "c", skip: 1},
-	"su":         {values: "sgG", long: []string{"--shell", "--group", "--supp-group"}, scripts: "c", user: true},
-	"runuser":    {values: "sgGu", long: []string{"--shell", "--group", "--supp-group", "--user"}, scripts: "c", user: true},
+	"flock":      {values: "wE", long: []string{"--timeout", "--conflict-exit-code", "--command"}, scripts: "c", skip: 1},
+	"su":         {values: "sgG", long: []string{"--shell", "--group", "--supp-group", "--command"}, scripts: "c", user: true},
+	"runuser":    {values: "sgGu", long: []string{"--shell", "--group", "--supp-group", "--user", "--command"}, scripts: "c", user: true},
 	"xargs":      {values: "adEILnPs", long: []string{"--arg-file", "--delimiter", "--eof", "--replace", "--max-lines", "--max-args", "--max-procs", "--max-chars", "--process-slot-var"}, input: true},
 	"watch":      {values: "nd", long: []string{"--interval", "--differences"}, joins: true},
 	"busybox":    {},
@@ -109,96 +109,11 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	return nil
 }
 
-// alias walks a command whose name is an alias the script defined (zsh,
-// and bash with expand_aliases, expand them): the alias's text with the
-// command's arguments after it.
-func (w *walker) alias(cmd Command, value string, depth int) error {
-	text := value
-	for _, a := range cmd.Args[1:] {
-		if !a.Known {
-			w.unresolved("the alias %s runs with %s, decided only when it runs", cmd.Args[0].Text, a.Text)
-			return nil
-		}
-		q, err := syntax.Quote(a.Text, syntax.LangBash)
-		if err != nil {
-			w.unresolved("the argument %q of the alias %s cannot be quoted", a.Text, cmd.Args[0].Text)
-			return nil
-		}
-		text += " " + q
-	}
-	saved := w.aliases
-	w.aliases = map[string]string{} // an alias is not expanded again within itself
-	for k, v := range saved {
-		if k != cmd.Args[0].Text {
-			w.aliases[k] = v
-		}
-	}
-	err := w.script(text, depth+1, append(append([]string(nil), cmd.Via...), "alias "+cmd.Args[0].Text))
-	w.aliases = saved
-	return err
-}
-
 // unwrap strips a wrapper and its options, and walks what it runs.
 func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error {
 	inner := cmd
 	inner.Via = append(append([]string(nil), cmd.Via...), name)
-	args := cmd.Args[1:]
-	var operands []Word
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		if !a.Known || !strings.HasPrefix(a.Text, "-") || a.Text == "-" {
-			operands = args[i:]
-			break
-		}
-		if a.Text == "--" {
-			operands = args[i+1:]
-			break
-		}
-		value := func() (Word, bool) { // the option's value: the next word
-			if i+1 < len(args) {
-				i++
-				return args[i], true
-			}
-			return Word{}, false
-		}
-		if long, _, hasEq := strings.Cut(a.Text, "="); strings.HasPrefix(a.Text, "--") {
-			var v Word
-			ok := false
-			if !hasEq && contains(spec.long, long) {
-				v, ok = value()
-			} else if hasEq {
-				v, ok = Lit(a.Text[len(long)+1:]), true
-			}
-			switch {
-			case !ok:
-			case long == "--split-string":
-				w.splitString(&inner, v)
-			case long == "--chdir" && spec.chdir != "":
-				inner.Dirs = append(append([]Word(nil), inner.Dirs...), v)
-			}
-			continue
-		}
-		for j := 1; j < len(a.Text); j++ {
-			c := a.Text[j]
-			if !strings.ContainsRune(spec.values+spec.scripts+spec.split+spec.chdir, rune(c)) {
-				continue
-			}
-			v, ok := Lit(a.Text[j+1:]), j+1 < len(a.Text)
-			if !ok {
-				v, ok = value()
-			}
-			switch {
-			case !ok:
-			case strings.IndexByte(spec.chdir, c) >= 0:
-				inner.Dirs = append(append([]Word(nil), inner.Dirs...), v)
-			case strings.IndexByte(spec.scripts, c) >= 0:
-				w.runScript(v, name+" -"+string(c), depth)
-			case strings.IndexByte(spec.split, c) >= 0:
-				w.splitString(&inner, v)
-			}
-			break
-		}
-	}
+	operands := w.options(cmd.Args[1:], name, spec, &inner, depth)
 	for n := 0; n < spec.skip && len(operands) > 0; n++ {
 		operands = operands[1:]
 	}
@@ -218,6 +133,12 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 		inner.Args = append(inner.Args, Word{Text: "<arguments xargs reads>"})
 	}
 	if spec.user {
+		// su permutes its arguments: options may follow the user.
+		for rest := operands; len(rest) > 0; {
+			if rest = w.options(rest, name, spec, &inner, depth); len(rest) > 0 {
+				rest = rest[1:]
+			}
+		}
 		return nil // a login shell with no script reads the tool's input: nothing here
 	}
 	if spec.joins {
@@ -225,6 +146,68 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 		return nil
 	}
 	return w.command(inner, nil, depth+1)
+}
+
+// options reads a wrapper's options (-u root, -uroot, --user root,
+// --user=root, combined -Eu root, -- to end them), applies those that
+// change what runs (a directory, a script, a split string), and returns
+// the operands.
+func (w *walker) options(args []Word, name string, spec wrapper, inner *Command, depth int) []Word {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if !a.Known || !strings.HasPrefix(a.Text, "-") || a.Text == "-" {
+			return args[i:]
+		}
+		if a.Text == "--" {
+			return args[i+1:]
+		}
+		value := func() (Word, bool) { // the option's value: the next word
+			if i+1 < len(args) {
+				i++
+				return args[i], true
+			}
+			return Word{}, false
+		}
+		if long, _, hasEq := strings.Cut(a.Text, "="); strings.HasPrefix(a.Text, "--") {
+			if hasEq {
+				w.option(name, spec, long, Lit(a.Text[len(long)+1:]), inner, depth)
+			} else if contains(spec.long, long) {
+				if v, ok := value(); ok {
+					w.option(name, spec, long, v, inner, depth)
+				}
+			}
+			continue
+		}
+		for j := 1; j < len(a.Text); j++ {
+			c := a.Text[j]
+			if !strings.ContainsRune(spec.values+spec.scripts+spec.split+spec.chdir, rune(c)) {
+				continue
+			}
+			v, ok := Lit(a.Text[j+1:]), j+1 < len(a.Text)
+			if !ok {
+				v, ok = value()
+			}
+			if ok {
+				w.option(name, spec, "-"+string(c), v, inner, depth)
+			}
+			break // the rest of the word was the value
+		}
+	}
+	return nil
+}
+
+// option applies one option's value: a directory the command runs in, a
+// script the wrapper runs, a string it splits into words.
+func (w *walker) option(name string, spec wrapper, opt string, v Word, inner *Command, depth int) {
+	short := len(opt) == 2
+	switch {
+	case opt == "--chdir" && spec.chdir != "", short && strings.IndexByte(spec.chdir, opt[1]) >= 0:
+		inner.Dirs = append(append([]Word(nil), inner.Dirs...), v)
+	case opt == "--command" && spec.scripts != "", short && strings.IndexByte(spec.scripts, opt[1]) >= 0:
+		w.runScript(v, name+" "+opt, depth)
+	case opt == "--split-string" && spec.split != "", short && strings.IndexByte(spec.split, opt[1]) >= 0:
+		w.splitString(inner, v)
+	}
 }
 
 // splitString is env -S: its value is split into words that go before
@@ -352,70 +335,6 @@ func (w *walker) stdinScript(cmd Command, name string, depth int) {
 	}
 	if cmd.Stage > 0 {
 		w.unresolved("%s reads its script from a pipe: what the command before it prints", name)
-	}
-}
-
-// find: the commands of -exec, -execdir, -ok and -okdir, with {} as
-// each starting point (a found path is one of them or below), and
-// -delete as rm -r of the starting points.
-func (w *walker) find(cmd Command, depth int) {
-	args := cmd.Args[1:]
-	i := 0
-	for i < len(args) && args[i].Known && (args[i].Text == "-H" || args[i].Text == "-L" || args[i].Text == "-P") {
-		i++
-	}
-	var starts []Word
-	for ; i < len(args) && !(args[i].Known && (strings.HasPrefix(args[i].Text, "-") || args[i].Text == "(" || args[i].Text == "!")); i++ {
-		starts = append(starts, args[i])
-	}
-	if len(starts) == 0 {
-		starts = []Word{Lit(".")}
-	}
-	for ; i < len(args); i++ {
-		switch args[i].Text {
-		case "-delete":
-			del := Command{Args: append([]Word{Lit("rm"), Lit("-r")}, starts...), Via: append(append([]string(nil), cmd.Via...), "find -delete"),
-				Pipeline: cmd.Pipeline, Stage: cmd.Stage, Dirs: cmd.Dirs}
-			w.out.Commands = append(w.out.Commands, del)
-		case "-exec", "-execdir", "-ok", "-okdir":
-			op := args[i].Text
-			j := i + 1
-			for j < len(args) && !(args[j].Known && (args[j].Text == ";" || args[j].Text == "+")) {
-				j++
-			}
-			for _, start := range starts {
-				inner := Command{Via: append(append([]string(nil), cmd.Via...), "find "+op), Pipeline: cmd.Pipeline, Stage: cmd.Stage, Dirs: cmd.Dirs}
-				for _, a := range args[i+1 : j] {
-					if a.Known && strings.Contains(a.Text, "{}") {
-						a = Word{Text: strings.ReplaceAll(a.Text, "{}", start.Text), Known: start.Known}
-					}
-					inner.Args = append(inner.Args, a)
-				}
-				if err := w.command(inner, nil, depth+1); err != nil {
-					w.unresolved("%v", err)
-				}
-			}
-			i = j
-		}
-	}
-}
-
-// cd records the directory later commands run in.
-func (w *walker) cd(args []Word) {
-	for len(args) > 0 && args[0].Known && strings.HasPrefix(args[0].Text, "-") && args[0].Text != "-" {
-		args = args[1:] // -P, -L
-	}
-	switch {
-	case len(args) == 0:
-		if w.cfg.Home != "" {
-			w.dirs = append(w.dirs, Lit(w.cfg.Home))
-		} else {
-			w.dirs = append(w.dirs, Word{Text: "~"})
-		}
-	case args[0].Text == "-" || args[0].Glob:
-		w.dirs = append(w.dirs, Word{Text: args[0].Text})
-	default:
-		w.dirs = append(w.dirs, args[0])
 	}
 }
 
