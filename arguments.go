@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
+	"slices"
 	"strings"
 	"unicode/utf8"
 )
@@ -301,4 +302,39 @@ func notUTF8(v reflect.Value, path string) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// ArgumentKeys returns the keys of args that a tool's decoder may read as
+// the argument name, sorted: name itself and every key equal to it once
+// case is set aside (encoding/json matches a struct field's name without
+// regard to case, so "File_Path" fills file_path) or once dashes and
+// underscores are too (encoding/json/v2's case:ignore, so "filePath"
+// fills file_path). A policy that judges an argument judges each of them;
+// one that exempts a call needs each of them to qualify.
+func ArgumentKeys(args map[string]any, name string) []string {
+	want := ArgumentName(name)
+	var out []string
+	for k := range args {
+		if k == name || ArgumentName(k) == want {
+			out = append(out, k)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// ArgumentName is name as ArgumentKeys compares it: case folded, dashes
+// and underscores dropped.
+func ArgumentName(name string) string {
+	plain := true
+	for i := 0; i < len(name); i++ {
+		if c := name[i]; c >= 0x80 || 'A' <= c && c <= 'Z' || c == '_' || c == '-' {
+			plain = false
+			break
+		}
+	}
+	if plain {
+		return name // the common case: no allocation
+	}
+	return strings.NewReplacer("_", "", "-", "").Replace(foldKey(name))
 }

@@ -302,3 +302,15 @@ func TestEncodeArgumentsSaysTheCallExactlyOrNotAtAll(t *testing.T) {
 	_, err = hooks.EncodeArguments(map[string]any{"n": math.NaN()})
 	assert.Error(t, err)
 }
+
+// A key in another case, or with dashes and underscores another way, is
+// the argument a case-insensitive decoder fills: every variant is found.
+func TestArgumentKeysFindsEveryVariant(t *testing.T) {
+	args := map[string]any{"File_Path": 1, "file_path": 2, "filePath": 3, "FILE-PATH": 4, "path": 5, "ſcript": 6}
+	assert.Equal(t, []string{"FILE-PATH", "File_Path", "filePath", "file_path"}, hooks.ArgumentKeys(args, "file_path"))
+	assert.Equal(t, []string{"path"}, hooks.ArgumentKeys(args, "PATH"))
+	assert.Equal(t, []string{"ſcript"}, hooks.ArgumentKeys(args, "script"), "the long s folds to s, as encoding/json folds it")
+	assert.Empty(t, hooks.ArgumentKeys(args, "url"))
+	assert.Equal(t, "command", hooks.ArgumentName("Command"))
+	assert.Equal(t, "command", hooks.ArgumentName("command"))
+}

@@ -8,6 +8,9 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/shell"
 )
 
 // rule is a handler's "if": one Claude Code permission rule, "Tool" or
@@ -54,6 +57,11 @@ func parseRule(s string) (rule, error) {
 
 // matches reports whether a call of the Claude tool name with args is one
 // the rule names; cwd is the project directory, for relative paths.
+// Arguments are found as the tool's decoder finds them (any case:
+// hooks.ArgumentKeys), and the rule takes the call when any variant
+// matches. A value the rule cannot read (not a string, a command the
+// shell parser cannot read) takes the call: the handler runs, never
+// skipped, as a guard narrowed by "if" must not miss what it cannot see.
 func (r rule) matches(name string, args map[string]any, cwd string) bool {
 	if r.tool != name {
 		return false
@@ -61,32 +69,73 @@ func (r rule) matches(name string, args map[string]any, cwd string) bool {
 	if r.spec == "" {
 		return true
 	}
-	str := func(key string) string { s, _ := args[key].(string); return s }
+	anyOf := func(key string, match func(string) bool) bool {
+		for _, k := range hooks.ArgumentKeys(args, key) {
+			s, ok := args[k].(string)
+			if !ok && args[k] != nil || match(s) {
+				return true
+			}
+		}
+		return false
+	}
 	switch {
 	case name == "Bash":
-		return commandMatches(r.spec, str("command"))
+		return anyOf("command", func(s string) bool { return commandMatches(r.spec, s) })
 	case pathTools[name] != "":
-		p := str(pathTools[name])
-		if p == "" && (name == "Glob" || name == "Grep") {
-			p = cwd
+		key := pathTools[name]
+		if len(hooks.ArgumentKeys(args, key)) == 0 && (name == "Glob" || name == "Grep") {
+			return pathMatches(r.spec, cwd, cwd)
 		}
-		return pathMatches(r.spec, p, cwd)
+		return anyOf(key, func(p string) bool { return pathMatches(r.spec, p, cwd) })
 	case name == "WebFetch" && strings.HasPrefix(r.spec, "domain:"):
-		u, err := url.Parse(str("url"))
-		return err == nil && strings.EqualFold(u.Hostname(), strings.TrimPrefix(r.spec, "domain:"))
+		return anyOf("url", func(s string) bool {
+			u, err := url.Parse(s)
+			return err != nil || strings.EqualFold(strings.TrimSuffix(u.Hostname(), "."), strings.TrimPrefix(r.spec, "domain:"))
+		})
 	}
 	for _, key := range []string{"command", "file_path", "path", "url", "pattern"} {
-		if s := str(key); s != "" {
-			return commandMatches(r.spec, s)
+		if len(hooks.ArgumentKeys(args, key)) > 0 {
+			return anyOf(key, func(s string) bool { return commandMatches(r.spec, s) })
 		}
 	}
 	return false
 }
 
-// commandMatches matches a Bash specifier: "prefix:*" is a prefix, any
+// commandMatches matches a Bash specifier as Claude Code's permission
+// rules do: against the whole command, and against each simple command
+// it runs, read by a shell parser (internal/shell), past the
+// assignments and wrappers before it, through &&, ;, |, subshells,
+// $(…), bash -c and eval: "git push *" takes "cd repo && git push
+// --force", "GIT_TRACE=1 git push" and "bash -c 'git push'". A command
+// the parser cannot read, or that runs something decided only at run
+// time, takes the call (the handler runs). "prefix:*" is a prefix, any
 // other "*" stands for any text, and the rest is exact.
 func commandMatches(spec, command string) bool {
-	command = strings.TrimSpace(command)
+	if commandLineMatches(spec, strings.TrimSpace(command)) {
+		return true
+	}
+	script, err := shell.Parse(command, shell.Config{})
+	if err != nil || len(script.Unresolved) > 0 {
+		return true
+	}
+	for _, c := range script.Commands {
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = w.Text
+		}
+		line := strings.Join(words, " ")
+		if commandLineMatches(spec, line) {
+			return true
+		}
+		if len(c.Assigns) > 0 && commandLineMatches(spec, strings.Join(c.Assigns, " ")+" "+line) {
+			return true
+		}
+	}
+	return false
+}
+
+// commandLineMatches matches one command line against a specifier.
+func commandLineMatches(spec, command string) bool {
 	if prefix, ok := strings.CutSuffix(spec, ":*"); ok {
 		return command == prefix || strings.HasPrefix(command, prefix+" ") || strings.HasPrefix(command, prefix)
 	}

@@ -43,3 +43,28 @@ func TestRuleMatches(t *testing.T) {
 		assert.Error(t, err, bad)
 	}
 }
+
+// A Bash rule takes a compound command when any command it runs
+// matches, as Claude Code's permission rules check each subcommand; what
+// the parser cannot read takes the call (the handler runs).
+func TestRuleMatchesEachSubcommand(t *testing.T) {
+	r, err := parseRule("Bash(git push *)")
+	require.NoError(t, err)
+	for _, cmd := range []string{
+		"cd repo && git push --force", "GIT_TRACE=1 git push origin main", `bash -c "git push -f"`, "echo $(git push --force)",
+		"true; git push --force", "ls | git push x", "sudo git push --force", "env A=1 git push -f", "timeout 5 git push x",
+		`"git" push --force`, "eval git push --force", "(git push -f)", "git \\\n push -f", `$X push --force`, `git push "--force`,
+		"if true; then git push -f; fi", "nohup git push -f &",
+	} {
+		assert.True(t, r.matches("Bash", map[string]any{"command": cmd}, "/p"), cmd)
+	}
+	for _, cmd := range []string{"git status", "echo git push --force", "cd repo && git pull", "git pushx"} {
+		assert.False(t, r.matches("Bash", map[string]any{"command": cmd}, "/p"), cmd)
+	}
+	assert.True(t, r.matches("Bash", map[string]any{"Command": "git push -f"}, "/p"), "a key in another case")
+	assert.True(t, r.matches("Bash", map[string]any{"command": []any{"git", "push"}}, "/p"), "a shape it cannot read: the handler runs")
+	e, err := parseRule("Edit(src/**)")
+	require.NoError(t, err)
+	assert.True(t, e.matches("Edit", map[string]any{"File_Path": "src/a.go"}, "/p"))
+	assert.True(t, e.matches("Edit", map[string]any{"file_path": 5.0}, "/p"))
+}

@@ -7,13 +7,26 @@ import (
 	"fmt"
 	"path"
 	"regexp"
+	"slices"
+	"strings"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/shell"
 )
 
 // Rule matches tool calls: by tool name (a name, or a path.Match glob such
 // as "fs_*"; "" matches every tool) and by arguments (each named argument,
 // as text, must match its regexp; a missing one does not match).
+//
+// Arguments are found as the tool's decoder finds them
+// (hooks.ArgumentKeys: "Command" and "COMMAND" are command). A Require
+// rule takes the call when any variant matches (a value that is not a
+// string is matched as its JSON text), and its tool in any case; an
+// Allow rule exempts it only when every variant is a string that
+// matches, its tool named exactly, and, when the text reads as shell
+// syntax, each command it runs matches on its own, with no output
+// redirection and nothing decided at run time ("^ls" does not exempt
+// "ls && rm -rf /").
 type Rule struct {
 	Tool string
 	Args map[string]string
@@ -45,15 +58,76 @@ func compileRules(field string, rs []Rule) ([]rule, error) {
 	return out, nil
 }
 
-func (r rule) matches(call hooks.ToolCall) bool {
+// requires reports whether the rule, as a Require rule, takes the call:
+// the tool's name in any case, and each argument found as a tool's
+// decoder finds it (hooks.ArgumentKeys: "Command" is command), one of its
+// variants matching (a value that is not a string as JSON text).
+func (r rule) requires(call hooks.ToolCall) bool {
+	if r.tool != "" {
+		if ok, _ := path.Match(strings.ToLower(r.tool), strings.ToLower(call.Name)); !ok {
+			return false
+		}
+	}
+	for k, re := range r.args {
+		keys := hooks.ArgumentKeys(call.Arguments, k)
+		if !slices.ContainsFunc(keys, func(key string) bool { return re.MatchString(argText(call.Arguments[key])) }) {
+			return false
+		}
+	}
+	return true
+}
+
+// allows reports whether the rule, as an Allow rule, exempts the call:
+// the tool's exact name, and every variant of each argument a string
+// that matches, as a whole and, when it reads as several shell commands,
+// command by command: "ls && rm -rf /" is not exempted by "^ls". Text the
+// shell cannot read plainly (a substitution, a parse error) is not
+// exempted.
+func (r rule) allows(call hooks.ToolCall) bool {
 	if r.tool != "" {
 		if ok, _ := path.Match(r.tool, call.Name); !ok {
 			return false
 		}
 	}
 	for k, re := range r.args {
-		v, ok := call.Arguments[k]
-		if !ok || !re.MatchString(argText(v)) {
+		keys := hooks.ArgumentKeys(call.Arguments, k)
+		if len(keys) == 0 {
+			return false
+		}
+		for _, key := range keys {
+			s, ok := call.Arguments[key].(string)
+			if !ok || !re.MatchString(s) || !eachCommandMatches(re, s) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// eachCommandMatches: s read as a shell reads it is commands that each
+// match re (a text with no shell syntax is one command: itself).
+func eachCommandMatches(re *regexp.Regexp, s string) bool {
+	if !strings.ContainsAny(s, ";&|`$()<>{}\n\\'\"*?[~#=") {
+		return true // plain words: one command, the text already matched
+	}
+	script, err := shell.Parse(s, shell.Config{})
+	if err != nil || len(script.Unresolved) > 0 {
+		return false
+	}
+	if len(script.Commands) <= 1 && !strings.ContainsAny(s, ";&|`$()<>") {
+		return true
+	}
+	for _, c := range script.Commands {
+		for _, r := range c.Redirs {
+			if strings.Contains(r.Op, ">") {
+				return false // it writes a file the pattern does not name
+			}
+		}
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = w.Text
+		}
+		if !re.MatchString(strings.Join(words, " ")) {
 			return false
 		}
 	}
@@ -70,9 +144,18 @@ func argText(v any) string {
 	return string(data)
 }
 
-func matchesAny(rs []rule, call hooks.ToolCall) bool {
+func requiresAny(rs []rule, call hooks.ToolCall) bool {
 	for _, r := range rs {
-		if r.matches(call) {
+		if r.requires(call) {
+			return true
+		}
+	}
+	return false
+}
+
+func allowsAny(rs []rule, call hooks.ToolCall) bool {
+	for _, r := range rs {
+		if r.allows(call) {
 			return true
 		}
 	}
@@ -151,7 +234,7 @@ type approval struct {
 func (h *approval) Name() string { return h.name }
 
 func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
-	if matchesAny(h.allow, call) || (len(h.require) > 0 && !matchesAny(h.require, call)) {
+	if allowsAny(h.allow, call) || (len(h.require) > 0 && !requiresAny(h.require, call)) {
 		return nil, nil
 	}
 	if !c.Interactive() {

@@ -150,3 +150,25 @@ func TestApprovalNonInteractiveDecidesWhenNobodyCanBeAsked(t *testing.T) {
 		run.End(context.Background(), hooks.RunEnd{})
 	}
 }
+
+// Spelling and wrapping: an argument in another case is found as the
+// tool's decoder finds it, for Require and Allow alike; an Allow pattern
+// exempts a shell command only when each command it runs matches.
+func TestApprovalReadsArgumentsAsTheTool(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Approval(prebuilt.ApprovalConfig{
+		Require:        []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `rm`}}},
+		Allow:          []prebuilt.Rule{{Tool: "shell", Args: map[string]string{"command": `^rm -i `}}},
+		NonInteractive: prebuilt.DenyUnattended,
+	}))
+	for _, args := range []map[string]any{{"Command": "rm -rf x"}, {"COMMAND": "rm x"}, {"command": []any{"rm", "-rf", "x"}},
+		{"command": "ls", "Command": "rm x"}} {
+		assert.False(t, h.Tool("shell", args).Ran, "%v", args)
+	}
+	assert.False(t, h.Tool("Shell", map[string]any{"command": "rm x"}).Ran, "the tool in another case")
+	h.Tool("shell", map[string]any{"command": "rm -i x"}).RequireAllowed(t)
+	for _, cmd := range []string{"rm -i x && rm -rf /", "rm -i x; rm -rf /", "rm -i x\nrm -rf /", "rm -i $(rm -rf /)", "rm -i x | sh",
+		"rm -i x > /etc/passwd", `rm -i "x`} {
+		assert.False(t, h.Tool("shell", map[string]any{"command": cmd}).Ran, cmd)
+	}
+	assert.False(t, h.Tool("shell", map[string]any{"command": "rm -i x", "Command": "rm -rf /"}).Ran, "every variant must qualify for Allow")
+}

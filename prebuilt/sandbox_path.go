@@ -17,9 +17,11 @@ const maxLinks = 40
 // resolve it: each element in turn, following symbolic links (a link's
 // target read in the directory the link is in) and taking ".." after
 // them, so that "root/link/.." is the parent of the link's target, not
-// root. The part that does not exist yet (a file a tool will create) is
-// joined as it is. A lexical filepath.Clean first would be wrong: it
-// removes "link/.." without looking at the link.
+// root. An element that does not exist yet is taken as a directory a
+// tool will create (mkdir -p, then write): a ".." after it comes back to
+// where links are followed again, so "missing/../out/key" with out a
+// link is judged where the link leads. A lexical filepath.Clean first
+// would be wrong: it removes "link/.." without looking at the link.
 func resolvePath(p string) (string, error) {
 	vol := filepath.VolumeName(p)
 	resolved := vol + string(filepath.Separator)
@@ -36,8 +38,8 @@ func resolvePath(p string) (string, error) {
 		fi, err := os.Lstat(next)
 		switch {
 		case errors.Is(err, fs.ErrNotExist), errors.Is(err, syscallENOTDIR):
-			// Nothing below can be a link: join the rest as text.
-			return filepath.Join(append([]string{next}, rest...)...), nil
+			resolved = next // not there yet: a plain directory once made
+			continue
 		case err != nil:
 			return "", err
 		case fi.Mode()&fs.ModeSymlink == 0:
@@ -76,4 +78,18 @@ func splitPath(p string) []string {
 func within(p, root string) bool {
 	rel, err := filepath.Rel(root, p)
 	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// absUnder returns p made absolute against dir (the process's directory
+// when dir is empty too).
+func absUnder(dir, p string) string {
+	if filepath.IsAbs(p) {
+		return p
+	}
+	if dir == "" {
+		dir, _ = filepath.Abs(".")
+	} else if !filepath.IsAbs(dir) {
+		dir, _ = filepath.Abs(dir)
+	}
+	return dir + string(filepath.Separator) + p // not Join: it would clean ".." before links are seen
 }

@@ -2,133 +2,31 @@ package prebuilt
 
 import (
 	"path"
+	"path/filepath"
 	"regexp"
 	"strings"
+
+	"github.com/rienda/hooks/internal/shell"
 )
 
-// shellWords splits a shell command into its pipelines, each a list of
-// simple commands, each a list of words with quotes removed: enough to
-// see `rm -rf /` behind `"rm" -r -f -- /`, `sudo /bin/rm -fr /` or
-// `cd x && rm -rf ~`. It is not a shell: what it cannot read (an unclosed
-// quote) stays in the last word, and the deny patterns also run on the
-// raw text.
-func shellWords(cmd string) [][][]string {
-	var t tokenizer
-	for i := 0; i < len(cmd); i++ {
-		ch := cmd[i]
-		switch {
-		case ch == '\\' && i+1 < len(cmd):
-			i++
-			if cmd[i] != '\n' {
-				t.add(cmd[i : i+1])
-			}
-		case ch == '\'':
-			j := strings.IndexByte(cmd[i+1:], '\'')
-			if j < 0 {
-				j = len(cmd) - i - 1
-			}
-			t.add(cmd[i+1 : i+1+j])
-			i += j + 1
-		case ch == '"':
-			i = t.double(cmd, i+1)
-		case ch == ' ' || ch == '\t':
-			t.endWord()
-		case ch == '|' && i+1 < len(cmd) && cmd[i+1] == '|', ch == '&' && i+1 < len(cmd) && cmd[i+1] == '&':
-			i++
-			t.endPipeline()
-		case ch == '|':
-			t.endCommand()
-		case ch == ';' || ch == '\n' || ch == '&' || ch == '(' || ch == ')' || ch == '`' || ch == '{' && !t.inWord || ch == '}' && !t.inWord:
-			t.endPipeline()
-		case ch == '$' && i+1 < len(cmd) && cmd[i+1] == '(':
-			i++
-			t.endPipeline() // a command substitution is a command of its own
-		default:
-			t.add(cmd[i : i+1])
-		}
-	}
-	t.endPipeline()
-	return t.pipelines
+// shellEnv is what the rules need to place a command's paths: the run's
+// working directory and the home directory ("" when unknown).
+type shellEnv struct {
+	workdir, home string
 }
 
-// tokenizer collects shellWords' words, commands and pipelines.
-type tokenizer struct {
-	pipelines [][][]string
-	pipeline  [][]string
-	words     []string
-	word      strings.Builder
-	inWord    bool
+// verdict is a rule's answer on one command: denied (with the rule), or
+// not judgeable (a target decided at run time).
+type verdict struct {
+	rule       string
+	unresolved string
 }
 
-func (t *tokenizer) add(s string) {
-	t.word.WriteString(s)
-	t.inWord = true
-}
-
-// double reads a double-quoted string from cmd[i:], and returns the index
-// of its closing quote.
-func (t *tokenizer) double(cmd string, i int) int {
-	for ; i < len(cmd) && cmd[i] != '"'; i++ {
-		if cmd[i] == '\\' && i+1 < len(cmd) && strings.IndexByte("\"\\$`", cmd[i+1]) >= 0 {
-			i++
-		}
-		t.word.WriteByte(cmd[i])
-	}
-	t.inWord = true
-	return i
-}
-
-func (t *tokenizer) endWord() {
-	if t.inWord {
-		t.words = append(t.words, t.word.String())
-		t.word.Reset()
-		t.inWord = false
-	}
-}
-
-func (t *tokenizer) endCommand() {
-	t.endWord()
-	if len(t.words) > 0 {
-		t.pipeline = append(t.pipeline, t.words)
-		t.words = nil
-	}
-}
-
-func (t *tokenizer) endPipeline() {
-	t.endCommand()
-	if len(t.pipeline) > 0 {
-		t.pipelines = append(t.pipelines, t.pipeline)
-		t.pipeline = nil
-	}
-}
-
-// program returns a simple command's program name (its base name) and
-// arguments, past the wrappers that run another command (sudo, env,
-// nohup, time, command, exec, nice, xargs) and variable assignments.
-func program(words []string) (string, []string) {
-	for len(words) > 0 {
-		w := words[0]
-		name := path.Base(w)
-		switch {
-		case strings.Contains(w, "=") && !strings.HasPrefix(w, "-") && !strings.Contains(strings.SplitN(w, "=", 2)[0], "/"):
-			words = words[1:] // VAR=value
-		case name == "sudo" || name == "doas" || name == "env" || name == "nohup" || name == "time" ||
-			name == "command" || name == "exec" || name == "nice" || name == "xargs" || name == "builtin":
-			words = words[1:]
-			for len(words) > 0 && strings.HasPrefix(words[0], "-") { // the wrapper's own flags
-				words = words[1:]
-			}
-		default:
-			return name, words[1:]
-		}
-	}
-	return "", nil
-}
-
-// shellRule is a built-in deny rule over a simple command or a pipeline.
+// shellRule is a built-in deny rule over one simple command, with the
+// other commands of the script (for pipelines).
 type shellRule struct {
 	name  string
-	check func(pipeline [][]string) bool
+	check func(env shellEnv, c shell.Command, all []shell.Command) verdict
 }
 
 var builtinShellRules = []shellRule{
@@ -139,170 +37,348 @@ var builtinShellRules = []shellRule{
 	{"mkfs, or dd onto a device", diskWipe},
 }
 
+// args returns a command's arguments' texts and whether they are all known.
+func texts(ws []shell.Word) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Text
+	}
+	return out
+}
+
 // rmRoot: rm, recursive, on a target whose loss is the whole machine, the
 // home or the work directory.
-func rmRoot(pipeline [][]string) bool {
-	for _, words := range pipeline {
-		name, args := program(words)
-		if name != "rm" {
+func rmRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
+	if c.Name() != "rm" {
+		return verdict{}
+	}
+	recursive, dashdash := false, false
+	var targets []shell.Word
+	for _, a := range c.Args[1:] {
+		t := a.Text
+		switch {
+		case !a.Known || dashdash || !strings.HasPrefix(t, "-") || t == "-":
+			targets = append(targets, a)
+		case t == "--":
+			dashdash = true
+		case t == "--recursive", t == "--no-preserve-root":
+			recursive = true
+		case !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "rR"):
+			recursive = true
+		}
+	}
+	if !recursive {
+		return verdict{}
+	}
+	return judgeTargets(env, c, targets, "rm -rf on /, ~, . or *")
+}
+
+// judgeTargets denies when a target is the machine, the home or the
+// work directory (or above them), and cannot judge one decided at run
+// time.
+func judgeTargets(env shellEnv, c shell.Command, targets []shell.Word, rule string) verdict {
+	for _, t := range targets {
+		if !t.Known {
+			return verdict{unresolved: "the target " + t.Text + " of " + c.Name() + " is decided only when it runs"}
+		}
+		danger, known := dangerousTarget(env, c.Dirs, t)
+		if danger {
+			return verdict{rule: rule}
+		}
+		if !known {
+			return verdict{unresolved: "the target " + t.Text + " of " + c.Name() + " is relative to a directory decided only when it runs"}
+		}
+	}
+	return verdict{}
+}
+
+// dangerousTarget reports whether the target t (in a command that runs in
+// dirs, after the run's workdir) is /, a top-level directory other than
+// /tmp, the home directory or one of its parents, or the work directory
+// or one of its parents; for a pattern (/*, ~/.*), whether the directory
+// it expands in is one. known is false when t is relative to a
+// directory decided at run time.
+func dangerousTarget(env shellEnv, dirs []shell.Word, t shell.Word) (danger, known bool) {
+	p := t.Text
+	if t.Glob {
+		return dangerousGlob(env, dirs, p)
+	}
+	if !strings.HasPrefix(p, "/") {
+		switch path.Clean(p) {
+		case ".", "..":
+			return true, true
+		}
+		if strings.HasPrefix(path.Clean(p), "../") && strings.Trim(path.Clean(p), "./") == "" {
+			return true, true // ../.. and the like
+		}
+	}
+	bases, known := candidateDirs(env, dirs)
+	if strings.HasPrefix(p, "/") {
+		bases = []string{""}
+	}
+	for _, base := range bases {
+		abs := p
+		if base != "" {
+			abs = base + "/" + p
+		} else if !strings.HasPrefix(p, "/") {
 			continue
 		}
-		recursive, dashdash := false, false
-		var targets []string
-		for _, a := range args {
-			switch {
-			case dashdash || !strings.HasPrefix(a, "-") || a == "-":
-				targets = append(targets, a)
-			case a == "--":
-				dashdash = true
-			case a == "--recursive", a == "--no-preserve-root":
-				recursive = true
-			case !strings.HasPrefix(a, "--") && strings.ContainsAny(a, "rR"):
-				recursive = true
-			}
+		r, err := resolvePath(filepath.FromSlash(abs))
+		if err != nil {
+			return true, true // a cycle of links: nothing to allow
 		}
-		if !recursive {
-			continue
+		if criticalPath(env, filepath.ToSlash(r)) {
+			return true, true
 		}
-		for _, t := range targets {
-			if dangerousTarget(t) {
-				return true
+	}
+	return false, known || strings.HasPrefix(p, "/")
+}
+
+// candidateDirs are the directories a command may run in: the workdir,
+// then each cd before it (a cd in a branch or a subshell may or may not
+// have run, so all are judged). known is false past a cd decided at run
+// time.
+func candidateDirs(env shellEnv, dirs []shell.Word) ([]string, bool) {
+	var out []string
+	cur := env.workdir
+	if cur != "" {
+		out = append(out, cur)
+	}
+	for _, d := range dirs {
+		if !d.Known || d.Glob {
+			return out, false
+		}
+		switch {
+		case strings.HasPrefix(d.Text, "/"):
+			cur = d.Text
+		case cur == "":
+			continue // relative to a directory the sandbox was not told: as unknown as before the cd
+		default:
+			cur = cur + "/" + d.Text
+		}
+		out = append(out, cur)
+	}
+	return out, true
+}
+
+// dangerousGlob judges a pattern (/*, ~/.*, build*, /e?c) as the shell
+// expands it: one whose first pattern segment matches every name (*, .*,
+// ?*) in a critical directory is the directory's whole content; any
+// other is expanded against the file system, as the shell will, and each
+// name it gives judged.
+func dangerousGlob(env shellEnv, dirs []shell.Word, pattern string) (danger, known bool) {
+	base := globBase(pattern)
+	rest := strings.TrimPrefix(strings.TrimPrefix(pattern, base), "/")
+	seg, _, _ := strings.Cut(rest, "/")
+	if base == "" {
+		base = "."
+	}
+	matchAll := strings.Trim(seg, "*?.") == "" // *, .*, ?*, *.* …
+	if matchAll {
+		if d, k := dangerousTarget(env, dirs, shell.Lit(base)); d || !k {
+			return d, k
+		}
+	}
+	bases := []string{""}
+	if !strings.HasPrefix(pattern, "/") {
+		var ok bool
+		if bases, ok = candidateDirs(env, dirs); !ok {
+			return false, false
+		}
+	}
+	for _, b := range bases {
+		abs := pattern
+		if b != "" {
+			abs = b + "/" + pattern
+		}
+		matches, err := filepath.Glob(filepath.FromSlash(strings.TrimRight(abs, "/")))
+		if err != nil {
+			return true, true // a pattern the shell reads and Go cannot: not judged safe
+		}
+		for _, m := range matches {
+			if d, _ := dangerousTarget(env, nil, shell.Lit(filepath.ToSlash(m))); d {
+				return true, true
 			}
 		}
 	}
-	return false
+	return false, true
 }
 
-func dangerousTarget(t string) bool {
-	t = strings.TrimRight(t, "/")
-	switch strings.TrimSuffix(t, "/*") {
-	case "", "~", "$HOME", "${HOME}", ".", "..", "*", ".*", "/*":
+// globBase is the directory a pattern expands in: its text up to the
+// last "/" before the first pattern character.
+func globBase(p string) string {
+	i := strings.IndexAny(p, "*?[")
+	j := strings.LastIndexByte(p[:i], '/')
+	if j < 0 {
+		return ""
+	}
+	if j == 0 {
+		return "/"
+	}
+	return p[:j]
+}
+
+// criticalPath: p (resolved, absolute) is /, a top-level directory other
+// than /tmp, the home directory or above it, or the work directory or
+// above it.
+func criticalPath(env shellEnv, p string) bool {
+	p = path.Clean(p)
+	if p == "/" || path.Dir(p) == "/" && p != "/tmp" {
 		return true
 	}
-	// A top-level system directory (/etc, /usr, …) is the machine too.
-	return strings.HasPrefix(t, "/") && !strings.Contains(t[1:], "/") && t != "/tmp"
-}
-
-// chmodRoot: chmod, chown or chgrp, recursive, on such a target (the
-// first argument is the mode or the owner).
-func chmodRoot(pipeline [][]string) bool {
-	for _, words := range pipeline {
-		name, args := program(words)
-		if name != "chmod" && name != "chown" && name != "chgrp" {
+	for _, d := range []string{env.home, env.workdir} {
+		if d == "" {
 			continue
 		}
-		recursive := false
-		var rest []string
-		for _, a := range args {
-			switch {
-			case a == "-R" || a == "--recursive" || strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "R"):
-				recursive = true
-			case !strings.HasPrefix(a, "-"):
-				rest = append(rest, a)
-			}
+		if rd, err := resolvePath(filepath.Clean(d)); err == nil {
+			d = filepath.ToSlash(rd)
 		}
-		if !recursive || len(rest) < 2 {
-			continue
-		}
-		for _, t := range rest[1:] {
-			if dangerousTarget(t) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-func gitForcePush(pipeline [][]string) bool {
-	for _, words := range pipeline {
-		name, args := program(words)
-		if name != "git" {
-			continue
-		}
-		i := 0
-		for i < len(args) && strings.HasPrefix(args[i], "-") { // git's own options
-			if args[i] == "-C" || args[i] == "-c" || args[i] == "--git-dir" || args[i] == "--work-tree" {
-				i++
-			}
-			i++
-		}
-		if i >= len(args) || args[i] != "push" {
-			continue
-		}
-		for _, a := range args[i+1:] {
-			switch {
-			case a == "--force", a == "-f", strings.HasPrefix(a, "--force-with-lease"), strings.HasPrefix(a, "--force-if-includes"), a == "--mirror":
-				return true
-			case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
-				return true // -fu and the like
-			case strings.HasPrefix(a, "+"):
-				return true // a +refspec forces that ref
-			}
-		}
-	}
-	return false
-}
-
-var (
-	downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "iwr": true, "Invoke-WebRequest": true}
-	shells      = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true,
-		"python": true, "python3": true, "perl": true, "ruby": true, "node": true, "iex": true, "source": true, ".": true}
-)
-
-func curlPipeShell(pipeline [][]string) bool {
-	fetched := false
-	for _, words := range pipeline {
-		name, _ := program(words)
-		if downloaders[name] {
-			fetched = true
-		} else if fetched && shells[name] {
+		if p == d || strings.HasPrefix(d+"/", p+"/") {
 			return true
 		}
 	}
 	return false
+}
+
+// chmodRoot: chmod, chown or chgrp, recursive, on such a target (the
+// first operand is the mode or the owner).
+func chmodRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
+	switch c.Name() {
+	case "chmod", "chown", "chgrp":
+	default:
+		return verdict{}
+	}
+	recursive := false
+	var rest []shell.Word
+	for _, a := range c.Args[1:] {
+		switch t := a.Text; {
+		case !a.Known:
+			rest = append(rest, a)
+		case t == "-R" || t == "--recursive" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "R"):
+			recursive = true
+		case !strings.HasPrefix(t, "-"):
+			rest = append(rest, a)
+		}
+	}
+	if !recursive || len(rest) < 2 {
+		return verdict{}
+	}
+	return judgeTargets(env, c, rest[1:], "chmod or chown -R on /, ~, . or *")
+}
+
+func gitForcePush(_ shellEnv, c shell.Command, _ []shell.Command) verdict {
+	if c.Name() != "git" {
+		return verdict{}
+	}
+	args := texts(c.Args[1:])
+	i := 0
+	for i < len(args) && strings.HasPrefix(args[i], "-") { // git's own options
+		if args[i] == "-C" || args[i] == "-c" || args[i] == "--git-dir" || args[i] == "--work-tree" || args[i] == "--namespace" {
+			i++
+		}
+		i++
+	}
+	if i >= len(args) || args[i] != "push" {
+		return verdict{}
+	}
+	for _, a := range args[i+1:] {
+		switch {
+		case a == "--force", a == "-f", strings.HasPrefix(a, "--force-with-lease"), strings.HasPrefix(a, "--force-if-includes"), a == "--mirror":
+			return verdict{rule: "git push --force"}
+		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
+			return verdict{rule: "git push --force"} // -fu and the like
+		case strings.HasPrefix(a, "+"), strings.HasPrefix(a, ":"):
+			return verdict{rule: "git push --force"} // a +refspec forces that ref; :ref deletes it
+		}
+	}
+	return verdict{}
+}
+
+var (
+	downloaders = map[string]bool{"curl": true, "wget": true, "fetch": true, "iwr": true, "Invoke-WebRequest": true, "nc": true, "ncat": true}
+	shells      = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "fish": true, "mksh": true, "ash": true,
+		"python": true, "python3": true, "perl": true, "ruby": true, "node": true, "iex": true, "source": true, ".": true, "eval": true}
+)
+
+// curlPipeShell: a download earlier in the same pipeline as a shell or
+// an interpreter.
+func curlPipeShell(_ shellEnv, c shell.Command, all []shell.Command) verdict {
+	if !shells[c.Name()] || c.Stage == 0 {
+		return verdict{}
+	}
+	for _, o := range all {
+		if o.Pipeline == c.Pipeline && o.Stage < c.Stage && downloaders[o.Name()] {
+			return verdict{rule: curlRuleName}
+		}
+	}
+	return verdict{}
 }
 
 const curlRuleName = "a download piped into a shell (curl … | sh)"
 
-// curlSubst catches the forms that are not a pipe: sh -c "$(curl …)",
-// bash <(curl …).
+// curlSubst names the forms that are not a pipe (sh -c "$(curl …)",
+// bash <(curl …)): the parser reports them unresolved; this names the
+// rule.
 var curlSubst = regexp.MustCompile(`\b(?:ba|z|da|k)?sh\b[^|;&]*(?:\$\(|<\(|` + "`" + `)\s*(?:curl|wget)\b`)
 
-func diskWipe(pipeline [][]string) bool {
-	for _, words := range pipeline {
-		name, args := program(words)
-		if strings.HasPrefix(name, "mkfs") {
-			return true
-		}
-		if name == "dd" {
-			for _, a := range args {
-				if strings.HasPrefix(a, "of=/dev/") && !strings.HasPrefix(a, "of=/dev/null") {
-					return true
-				}
+// diskWipe: mkfs, or dd, shred or a redirection writing onto a device.
+func diskWipe(env shellEnv, c shell.Command, _ []shell.Command) verdict {
+	name := c.Name()
+	if strings.HasPrefix(name, "mkfs") || name == "wipefs" {
+		return verdict{rule: "mkfs, or dd onto a device"}
+	}
+	for _, a := range c.Args[1:] {
+		if t, ok := strings.CutPrefix(a.Text, "of="); ok && name == "dd" || name == "shred" && !strings.HasPrefix(a.Text, "-") {
+			if !ok {
+				t = a.Text
+			}
+			if !a.Known {
+				return verdict{unresolved: "the output " + a.Text + " of " + name + " is decided only when it runs"}
+			}
+			if deviceTarget(t) {
+				return verdict{rule: "mkfs, or dd onto a device"}
 			}
 		}
 	}
-	return false
+	if name == "tee" || name == "cp" || name == "install" || name == "mv" {
+		for _, a := range c.Args[1:] {
+			if a.Known && deviceTarget(a.Text) && (name == "tee" || a.Text == c.Args[len(c.Args)-1].Text) {
+				return verdict{rule: "mkfs, or dd onto a device"}
+			}
+		}
+	}
+	for _, r := range c.Redirs {
+		if strings.Contains(r.Op, ">") && r.Target.Known && deviceTarget(r.Target.Text) {
+			return verdict{rule: "mkfs, or dd onto a device"}
+		}
+	}
+	return verdict{}
 }
 
-// deniedCommand returns the name of the rule cmd breaks, or "".
-func deniedCommand(cmd string, builtins bool, deny []*regexp.Regexp, denySrc []string) string {
-	if builtins {
-		if curlSubst.MatchString(cmd) {
-			return curlRuleName
-		}
-		for _, p := range shellWords(cmd) {
-			for _, r := range builtinShellRules {
-				if r.check(p) {
-					return r.name
-				}
-			}
-		}
+// deviceTarget: p, resolved, is a device under /dev other than the
+// harmless ones (null, zero, the terminal, standard streams).
+func deviceTarget(p string) bool {
+	if !strings.HasPrefix(p, "/") || harmlessDevice(path.Clean(p)) {
+		return false
 	}
-	for i, re := range deny {
-		if re.MatchString(cmd) {
-			return "the pattern " + denySrc[i]
-		}
+	r, err := resolvePath(filepath.FromSlash(p))
+	if err != nil {
+		return true
 	}
-	return ""
+	r = filepath.ToSlash(r)
+	return strings.HasPrefix(r, "/dev/") && !harmlessDevice(r)
+}
+
+func harmlessDevice(p string) bool {
+	switch p {
+	case "/dev/null", "/dev/zero", "/dev/tty", "/dev/stdout", "/dev/stderr", "/dev/stdin", "/dev/random", "/dev/urandom", "/dev/full":
+		return true
+	}
+	return strings.HasPrefix(p, "/dev/fd/") || strings.HasPrefix(p, "/dev/pts/") || strings.HasPrefix(p, "/dev/shm/")
+}
+
+// commandLine is a command's words joined by blanks, for the user's
+// patterns.
+func commandLine(c shell.Command) string {
+	return strings.Join(texts(c.Args), " ")
 }

@@ -170,7 +170,9 @@ func specAudit(s *settings) (hooks.Hook, error) {
 func specSandbox(s *settings) (hooks.Hook, error) {
 	cfg := SandboxConfig{Name: s.str("name"), Roots: s.strings("roots"), PathArgs: s.strings("pathArgs"),
 		ShellTools: s.strings("shellTools"), CommandArgs: s.strings("commandArgs"), DenyCommands: s.strings("denyCommands"),
-		NoBuiltinDenies: s.boolean("noBuiltinDenies"), AllowHosts: s.strings("allowHosts"), URLArgs: s.strings("urlArgs")}
+		NoBuiltinDenies: s.boolean("noBuiltinDenies"), AllowHosts: s.strings("allowHosts"), URLArgs: s.strings("urlArgs"),
+		ExtraPathArgs: s.strings("extraPathArgs"), ExtraShellTools: s.strings("extraShellTools"), ExtraCommandArgs: s.strings("extraCommandArgs"),
+		ExtraURLArgs: s.strings("extraURLArgs"), Unresolved: UnresolvedAction(s.enum("unresolved", "refuse", "ask"))}
 	if s.err != nil {
 		return nil, s.err
 	}

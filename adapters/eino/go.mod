@@ -1,6 +1,6 @@
 module github.com/rienda/hooks/adapters/eino
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/cloudwego/eino v0.7.36

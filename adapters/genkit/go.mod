@@ -1,6 +1,6 @@
 module github.com/rienda/hooks/adapters/genkit
 
-go 1.26
+go 1.26.0
 
 replace github.com/rienda/hooks => ../..
 

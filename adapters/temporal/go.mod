@@ -1,6 +1,6 @@
 module github.com/rienda/hooks/adapters/temporal
 
-go 1.26
+go 1.26.0
 
 require (
 	github.com/rienda/hooks v0.0.0
