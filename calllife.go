@@ -42,18 +42,53 @@ type callDone struct {
 	cancel context.CancelFunc
 }
 
-// callShape is the type of one allocation of a point call: its callLife,
-// then n Contexts. Go has no arrays of a length known only at run time
-// inside a struct, so the type is made once per n with reflect and the
-// Contexts reached by their offset, which is the same for every n.
+// callShape is one allocation of a point call: its callLife, then n
+// Contexts. Go has no struct with an array of a length known only at run
+// time, so the allocation's type is one of callOf's instances for the
+// common sizes (new of a type the compiler knows), and made with reflect
+// past them; the Contexts are reached by their offset, the same for every
+// n.
 type callShape struct {
-	typ reflect.Type
-	n   int
+	n     int
+	size  uintptr               // the allocation's
+	alloc func() unsafe.Pointer // a new zero allocation
 }
 
-// slotsOffset is where a shape's Contexts begin: right after the life,
-// rounded up to a Context's alignment.
-var slotsOffset = (unsafe.Sizeof(callLife{}) + unsafe.Alignof(Context{}) - 1) &^ (unsafe.Alignof(Context{}) - 1)
+// callOf is the allocation of a call whose Contexts are the array A.
+type callOf[A any] struct {
+	life  callLife
+	slots A
+}
+
+// allocOf allocates a callOf[A].
+func allocOf[A any]() unsafe.Pointer { return unsafe.Pointer(new(callOf[A])) }
+
+// slotsOffset is where a shape's Contexts begin: right after the life.
+var slotsOffset = unsafe.Offsetof(callOf[[1]Context]{}.slots)
+
+// compiledShapes are callOf's instances for calls of up to 16 hooks, by n.
+var compiledShapes = [...]struct {
+	alloc func() unsafe.Pointer
+	size  uintptr
+}{
+	{},
+	{allocOf[[1]Context], unsafe.Sizeof(callOf[[1]Context]{})},
+	{allocOf[[2]Context], unsafe.Sizeof(callOf[[2]Context]{})},
+	{allocOf[[3]Context], unsafe.Sizeof(callOf[[3]Context]{})},
+	{allocOf[[4]Context], unsafe.Sizeof(callOf[[4]Context]{})},
+	{allocOf[[5]Context], unsafe.Sizeof(callOf[[5]Context]{})},
+	{allocOf[[6]Context], unsafe.Sizeof(callOf[[6]Context]{})},
+	{allocOf[[7]Context], unsafe.Sizeof(callOf[[7]Context]{})},
+	{allocOf[[8]Context], unsafe.Sizeof(callOf[[8]Context]{})},
+	{allocOf[[9]Context], unsafe.Sizeof(callOf[[9]Context]{})},
+	{allocOf[[10]Context], unsafe.Sizeof(callOf[[10]Context]{})},
+	{allocOf[[11]Context], unsafe.Sizeof(callOf[[11]Context]{})},
+	{allocOf[[12]Context], unsafe.Sizeof(callOf[[12]Context]{})},
+	{allocOf[[13]Context], unsafe.Sizeof(callOf[[13]Context]{})},
+	{allocOf[[14]Context], unsafe.Sizeof(callOf[[14]Context]{})},
+	{allocOf[[15]Context], unsafe.Sizeof(callOf[[15]Context]{})},
+	{allocOf[[16]Context], unsafe.Sizeof(callOf[[16]Context]{})},
+}
 
 var (
 	smallShapes [32]atomic.Pointer[callShape] // by n: the common sizes, found without a lock
@@ -69,14 +104,20 @@ func shapeOf(n int) *callShape {
 	} else if s, ok := largeShapes.Load(n); ok {
 		return s.(*callShape)
 	}
-	typ := reflect.StructOf([]reflect.StructField{
-		{Name: "Life", Type: reflect.TypeFor[callLife]()},
-		{Name: "Slots", Type: reflect.ArrayOf(n, reflect.TypeFor[Context]())},
-	})
-	if typ.Field(1).Offset != slotsOffset {
-		panic("hooks: a call's Contexts are not where newCall looks for them") // a layout the tests would catch
+	s := &callShape{n: n}
+	if n < len(compiledShapes) {
+		s.alloc, s.size = compiledShapes[n].alloc, compiledShapes[n].size
+	} else {
+		typ := reflect.StructOf([]reflect.StructField{
+			{Name: "Life", Type: reflect.TypeFor[callLife]()},
+			{Name: "Slots", Type: reflect.ArrayOf(n, reflect.TypeFor[Context]())},
+		})
+		if typ.Field(1).Offset != slotsOffset {
+			panic("hooks: a call's Contexts are not where newCall looks for them") // a layout the tests would catch
+		}
+		s.alloc = func() unsafe.Pointer { return reflect.New(typ).UnsafePointer() }
+		s.size = typ.Size()
 	}
-	s := &callShape{typ: typ, n: n}
 	if n < len(smallShapes) {
 		smallShapes[n].Store(s)
 	} else {
@@ -89,7 +130,7 @@ func shapeOf(n int) *callShape {
 // in the same allocation, the Contexts of the call's hooks (shape.n of
 // them, all zero until forHook or enter fills one).
 func (r *Run) newCall(p Point, shape *callShape) (*callLife, []Context) {
-	base := reflect.New(shape.typ).UnsafePointer()
+	base := shape.alloc()
 	l := (*callLife)(base)
 	l.run, l.point, l.slots = r, p, int32(shape.n)
 	return l, unsafe.Slice((*Context)(unsafe.Add(base, slotsOffset)), shape.n)
