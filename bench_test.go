@@ -38,6 +38,7 @@ func BenchmarkDirect(b *testing.B) {
 	}
 	c := &hooks.Context{Context: context.Background()}
 	b.ReportAllocs()
+	defer cpuTime(b)()
 	for b.Loop() {
 		for _, h := range direct {
 			if p, err := h.BeforeToolExecute(c, benchCall); p != nil || err != nil {
@@ -74,6 +75,7 @@ func benchChain(b *testing.B, hs []hooks.Hook, opts ...hooks.Option) {
 		b.Fatal(err)
 	}
 	b.ReportAllocs()
+	defer cpuTime(b)()
 	for b.Loop() {
 		if step, err := run.BeforeToolExecute(ctx, benchCall); err != nil || step.Refused {
 			b.Fatal("unexpected decision")
@@ -137,6 +139,7 @@ func stepFloor(ctx context.Context, call hooks.ToolCall) (hooks.ToolStep, error)
 func BenchmarkStepFloor(b *testing.B) {
 	ctx := context.Background()
 	b.ReportAllocs()
+	defer cpuTime(b)()
 	for b.Loop() {
 		if step, err := stepFloor(ctx, benchCall); err != nil || step.Refused {
 			b.Fatal("unexpected decision")

@@ -128,8 +128,9 @@ type Context struct {
 	System  System
 
 	// life is the point call's: its run, point and call, shared by every
-	// Context the call hands out (which keeps each Context small: a hook
-	// gets a copy of its call's), and it ends them all. Nil in a literal.
+	// Context the call hands out, and it ends them all. A hook's Context
+	// lives in the same allocation (newCall), filled from the run's
+	// template as the hook is entered. Nil in a literal.
 	life      *callLife
 	hook      int32 // index of the running hook in the chain's list; -1: none
 	rewritten bool  // in tool points: a hook replaced the call's arguments

@@ -2,6 +2,8 @@ package hooks_test
 
 import (
 	"context"
+	"fmt"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -171,4 +173,123 @@ func TestContinuationsSurviveASnapshot(t *testing.T) {
 		require.NoError(t, err)
 	}
 	assert.Equal(t, []int{0, 1, 2}, seen)
+}
+
+// A hook that hands its Context to a goroutine which asks for Done for
+// the first time just as the call returns: whichever comes first, Done
+// closes (the goroutine would hang otherwise), at every point and for
+// every hook of the point.
+func TestAKeptContextsFirstDoneRacingTheCallsEndCloses(t *testing.T) {
+	var wg sync.WaitGroup
+	keep := func(c *hooks.Context) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			<-c.Done()
+		}()
+	}
+	list := make([]hooks.Hook, 3)
+	for i := range list {
+		list[i] = hooks.Funcs{HookName: fmt.Sprint("keeper", i),
+			BeforeToolExecute: func(c *hooks.Context, _ hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+				keep(c)
+				return nil, nil
+			},
+			AfterToolExecute: func(c *hooks.Context, _ hooks.ToolCall, _ hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+				keep(c)
+				return nil, nil
+			},
+			BeforeModelRequest: func(c *hooks.Context, _ hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+				keep(c)
+				return nil, nil
+			},
+			AfterModelResponse: func(c *hooks.Context, _ hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+				keep(c)
+				return nil, nil
+			}}
+	}
+	chain, err := hooks.NewChain(list)
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	for range 200 {
+		_, err := run.CallTool(context.Background(), benchCall, func(c *hooks.Context, _ hooks.ToolCall) (hooks.ToolResult, error) {
+			keep(c)
+			return hooks.ToolResult{}, nil
+		})
+		require.NoError(t, err)
+		_, err = run.CallModel(context.Background(), hooks.ModelRequest{}, func(c *hooks.Context, _ hooks.ModelRequest) (hooks.ModelResponse, error) {
+			keep(c)
+			return hooks.ModelResponse{}, nil
+		})
+		require.NoError(t, err)
+	}
+	wg.Wait() // every kept Context's Done closed
+}
+
+// Each of ten hooks that keep their Contexts finds, after later calls,
+// its own name, state and point, the call's end, and the host's fields as
+// the run has them: one allocation for the ten does not make them share
+// anything a hook can see.
+func TestTenKeptContextsStayTheirHooks(t *testing.T) {
+	const n = 10
+	kept := make([][]*hooks.Context, 0, 3)
+	var calls int
+	list := make([]hooks.Hook, n)
+	for i := range list {
+		list[i] = hooks.Funcs{HookName: fmt.Sprint("h", i),
+			BeforeRun: func(c *hooks.Context, _ hooks.RunStart) (*hooks.RunPatch, error) {
+				return &hooks.RunPatch{State: i}, nil
+			},
+			AfterModelResponse: func(c *hooks.Context, _ hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+				if i == n-1 { // the first to run: after-hooks unwind in reverse
+					kept = append(kept, make([]*hooks.Context, n))
+					calls++
+				}
+				kept[calls-1][i] = c
+				c.Workdir = "changed by a hook" // its own Context: no other hook sees it
+				return nil, nil
+			}}
+	}
+	chain, err := hooks.NewChain(list)
+	require.NoError(t, err)
+	host := hooks.Host{Workdir: t.TempDir(), Session: hooks.Session{ID: "s"}, Config: map[string]any{"k": "v"}, Env: map[string]string{"E": "1"}}
+	run, err := chain.Start(context.Background(), host, hooks.RunStart{})
+	require.NoError(t, err)
+	for range 3 {
+		_, err := run.AfterModelResponse(context.Background(), hooks.ModelStep{}, hooks.ModelResponse{})
+		require.NoError(t, err)
+	}
+	require.Len(t, kept, 3)
+	for call, cs := range kept {
+		for i, c := range cs {
+			require.NotNil(t, c)
+			assert.Equal(t, fmt.Sprint("h", i), c.Hook(), "call %d", call)
+			assert.Equal(t, i, c.State())
+			assert.Equal(t, hooks.AfterModelResponse, c.Point())
+			assert.ErrorIs(t, c.Err(), context.Canceled)
+			assert.Equal(t, "changed by a hook", c.Workdir)
+			assert.Equal(t, "s", c.Session.ID)
+			assert.Equal(t, "v", c.Config["k"])
+			assert.Equal(t, "1", c.Env["E"])
+			for j, other := range cs {
+				if j != i {
+					assert.NotSame(t, c, other)
+				}
+			}
+		}
+	}
+	// A hook's write to its own Context reaches no later hook nor call.
+	probe := hooks.Funcs{HookName: "probe", AfterModelResponse: func(c *hooks.Context, _ hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
+		assert.Equal(t, host.Workdir, c.Workdir)
+		return nil, nil
+	}}
+	chain, err = hooks.NewChain(append([]hooks.Hook{probe}, list...)) // probe runs last: after-hooks unwind
+	require.NoError(t, err)
+	run, err = chain.Start(context.Background(), host, hooks.RunStart{})
+	require.NoError(t, err)
+	kept = kept[:0]
+	calls = 0
+	_, err = run.AfterModelResponse(context.Background(), hooks.ModelStep{}, hooks.ModelResponse{})
+	require.NoError(t, err)
 }

@@ -15,18 +15,10 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	r.countContinuation()
-	c := r.pointContext(ctx, BeforeModelRequest, len(r.chain.beforeModel))
-	defer r.release(c)
-	s := beforeModel{hs: r.chain.beforeModel, step: &step}
-	t0, tracing := r.traceStart()
-	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
-		p := walkRules[BeforeModelRequestHook, ModelRequestPatch]{s.ask, s.apply, nil}
-		if err := walk(r, c, BeforeModelRequest, s.hs, p, a, t0, tracing); err != nil {
+	if len(r.chain.beforeModel) > 0 {
+		if err := r.beforeModel(ctx, &step); err != nil {
 			return step, err
 		}
-	}
-	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
-		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	if step.stop.none() {
 		r.countModelCall()
@@ -34,18 +26,40 @@ func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelSt
 	return step, nil
 }
 
+// beforeModel runs the BeforeModelRequest hooks on step: a point call
+// with hooks (one without makes none, and allocates nothing).
+func (r *Run) beforeModel(ctx context.Context, step *ModelStep) error {
+	l, slots := r.newCall(BeforeModelRequest, r.shapes.beforeModel)
+	defer l.end()
+	site := callSite{ctx, l, slots}
+	s := beforeModel{hs: r.chain.beforeModel, site: &site, step: step}
+	t0, tracing := r.traceStart()
+	if a := s.ask(0, tracing); a.at < len(s.hs) {
+		p := walkRules[BeforeModelRequestHook, ModelRequestPatch]{s.ask, s.apply, nil}
+		if err := walk(r, l, ctx, s.hs, p, a, t0, tracing); err != nil {
+			return err
+		}
+	}
+	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
+		return interrupted(BeforeModelRequest, "", err)
+	}
+	return nil
+}
+
 // beforeModel is the walk of BeforeModelRequest; step.Request is the
 // request as the hooks have left it so far.
 type beforeModel struct {
 	hs   []entry[BeforeModelRequestHook]
+	site *callSite // the point call's
 	step *ModelStep
 }
 
-func (s *beforeModel) ask(c *Context, i int, tracing bool) (a opinion[ModelRequestPatch]) {
+func (s *beforeModel) ask(i int, tracing bool) (a opinion[ModelRequestPatch]) {
 	defer recoverPanic(&a.err)
-	hs, req := s.hs, s.step.Request // a local copy: no patch applies within a batch
-	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c.forHook(a.at, hs[a.at].index), req); a.p != nil || a.err != nil || tracing {
+	hs, req, l, slots, ctx := s.hs, s.step.Request, s.site.life, s.site.slots, s.site.ctx // local copies: no patch applies within a batch
+	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
+		c := l.enter(&slots[a.at], ctx, hs[a.at].index, false)
+		if a.p, a.err = hs[a.at].h.BeforeModelRequest(c, req); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -97,13 +111,23 @@ func (r *Run) AfterModelResponse(ctx context.Context, step ModelStep, resp Model
 	if err := ctx.Err(); err != nil {
 		return ModelReply{Response: resp}, interrupted(AfterModelResponse, "", err)
 	}
-	c := r.pointContext(ctx, AfterModelResponse, len(r.chain.afterModel))
-	defer r.release(c)
-	s := afterModel{hs: r.chain.afterModel, stop: step.stop, reply: ModelReply{Response: resp}, continuedBy: -1}
+	if len(r.chain.afterModel) == 0 {
+		return r.settle(afterModel{reply: ModelReply{Response: resp}, continuedBy: -1}), nil
+	}
+	return r.afterModel(ctx, step, resp)
+}
+
+// afterModel runs the AfterModelResponse hooks: a point call with hooks
+// (one without makes none, and allocates nothing).
+func (r *Run) afterModel(ctx context.Context, step ModelStep, resp ModelResponse) (ModelReply, error) {
+	l, slots := r.newCall(AfterModelResponse, r.shapes.afterModel)
+	defer l.end()
+	site := callSite{ctx, l, slots}
+	s := afterModel{hs: r.chain.afterModel, site: site, stop: step.stop, reply: ModelReply{Response: resp}, continuedBy: -1}
 	t0, tracing := r.traceStart()
-	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
+	if a := s.ask(0, tracing); a.at < len(s.hs) {
 		p := walkRules[AfterModelResponseHook, ModelResponsePatch]{s.ask, s.apply, nil}
-		if err := walk(r, c, AfterModelResponse, s.hs, p, a, t0, tracing); err != nil {
+		if err := walk(r, l, ctx, s.hs, p, a, t0, tracing); err != nil {
 			return s.reply, err
 		}
 	}
@@ -156,19 +180,22 @@ func (r *Run) countContinuation() {
 // hooks have left it so far, continuedBy the hook that set Continue last.
 type afterModel struct {
 	hs          []entry[AfterModelResponseHook]
+	site        callSite // the point call's (a copy: the walk keeps no pointer to a stack)
 	stop        stopMark // the step's: which hooks the before-point entered
 	reply       ModelReply
 	continuedBy int
 }
 
-func (s *afterModel) ask(c *Context, i int, tracing bool) (a opinion[ModelResponsePatch]) {
+func (s *afterModel) ask(i int, tracing bool) (a opinion[ModelResponsePatch]) {
 	defer recoverPanic(&a.err)
-	hs, stop, resp := s.hs, s.stop, s.reply.Response // local copies: no patch applies within a batch
-	for a.at = i; a.at < len(hs); a.at++ {
+	// Local copies: no patch applies within a batch.
+	hs, stop, resp, l, slots, ctx := s.hs, s.stop, s.reply.Response, s.site.life, s.site.slots, s.site.ctx
+	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		if !stop.entered(hs[a.at].index) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterModelResponse(c.forHook(a.at, hs[a.at].index), resp); a.p != nil || a.err != nil || tracing {
+		c := l.enter(&slots[a.at], ctx, hs[a.at].index, false)
+		if a.p, a.err = hs[a.at].h.AfterModelResponse(c, resp); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

@@ -33,6 +33,21 @@ type Run struct {
 	wraps [2]wrapCount // tool calls, model calls: did the host run them through the wraps?
 
 	template Context // what every Context of the run starts as
+	shapes   shapes  // of the point calls that run on every model and tool call
+}
+
+// shapes are the allocations of the points that run on every model and
+// tool call, sized by their number of hooks (nil: none, no allocation).
+type shapes struct {
+	beforeTool, afterTool, beforeModel, afterModel *callShape
+}
+
+// shapeFor is the shape of a point call with n hooks; nil for none.
+func shapeFor(n int) *callShape {
+	if n == 0 {
+		return nil
+	}
+	return shapeOf(n)
 }
 
 // emptyChain stands for a nil *Chain.
@@ -62,6 +77,8 @@ func (c *Chain) newRun(host Host, id, input string) *Run {
 	h := &r.host
 	r.template = Context{Workdir: h.Workdir, Session: h.Session, Agent: h.Agent, Config: h.Config,
 		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, hook: -1}
+	r.shapes = shapes{beforeTool: shapeFor(len(c.beforeTool)), afterTool: shapeFor(len(c.afterTool)),
+		beforeModel: shapeFor(len(c.beforeModel)), afterModel: shapeFor(len(c.afterModel))}
 	return r
 }
 
@@ -207,55 +224,25 @@ func interrupted(p Point, hook string, cause error) error {
 	return fmt.Errorf("hooks: %s interrupted in hook %q: %w", p, hook, cause)
 }
 
-// A point call's Context, the life it shares with every Context made from
-// it, and the Contexts of the hooks it may enter, in one allocation when
-// the point has at most two hooks (the common case), two past that.
-type (
-	pointCall struct {
-		c    Context
-		life callLife
-	}
-	pointCall1 struct {
-		pointCall
-		slots [1]Context
-	}
-	pointCall2 struct {
-		pointCall
-		slots [2]Context
-	}
-)
-
 // context is pointContext for a call that enters no hook.
 func (r *Run) context(ctx context.Context, p Point) *Context { return r.pointContext(ctx, p, 0) }
 
 // pointContext makes the Context of one point call at p, from the run's
 // template, so that a hook writing a field of its Context changes nothing
 // beyond its own call, with room for the Contexts of the point's hooks
-// (forHook). It is never recycled (see Context): nothing handed to user
-// code may change under it. Safety costs one allocation per point call that
-// reaches a hook, a tool or a model (two past two hooks); a point without
-// hooks allocates nothing.
+// (forHook): the call's life, the hooks' Contexts and the call's own
+// Context, last, in one allocation (newCall). It is never recycled (see
+// Context): nothing handed to user code may change under it. The points
+// that run on every model and tool call (toolpoints.go, modelpoints.go)
+// skip the call's own Context: their hooks' Contexts are made from the
+// template (callLife.enter).
 func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
-	var k *pointCall
-	switch hooks {
-	case 0:
-		k = &pointCall{}
-	case 1:
-		k1 := &pointCall1{}
-		k = &k1.pointCall
-		k.life.slots = k1.slots[:]
-	case 2:
-		k2 := &pointCall2{}
-		k = &k2.pointCall
-		k.life.slots = k2.slots[:]
-	default:
-		k = &pointCall{}
-		k.life.slots = make([]Context, hooks)
-	}
-	k.c = r.template
-	k.c.Context, k.c.life = ctx, &k.life
-	k.life.run, k.life.point = r, p
-	return &k.c
+	l, slots := r.newCall(p, shapeOf(hooks+1))
+	l.slots = int32(hooks) // the last one is the call's own, not a hook's
+	c := &slots[hooks]
+	*c = r.template
+	c.Context, c.life = ctx, l
+	return c
 }
 
 // forHook returns the Context the hook in the point's slot (its place in
@@ -263,7 +250,7 @@ func (r *Run) pointContext(ctx context.Context, p Point, hooks int) *Context {
 // hook that keeps it never sees another hook's name or state, nor a
 // change made after it returned.
 func (c *Context) forHook(slot, index int) *Context {
-	d := &c.life.slots[slot]
+	d := &c.life.hookSlots()[slot]
 	*d = *c
 	d.hook = int32(index)
 	return d

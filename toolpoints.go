@@ -25,14 +25,15 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	if len(hs) == 0 {
 		return nil
 	}
-	c := r.pointContext(ctx, BeforeToolExecute, len(hs))
-	c.life.call, c.life.hasCall = call, true
-	defer r.release(c)
-	s := beforeTool{r: r, c: c, step: step}
+	l, slots := r.newCall(BeforeToolExecute, r.shapes.beforeTool)
+	l.call, l.hasCall = call, true
+	defer l.end()
+	site := callSite{ctx, l, slots}
+	s := beforeTool{r: r, site: &site, step: step}
 	t0, tracing := r.traceStart()
-	if a := s.ask(c, 0, tracing); a.at < len(hs) {
+	if a := s.ask(0, tracing); a.at < len(hs) {
 		p := walkRules[BeforeToolExecuteHook, ToolCallPatch]{s.ask, s.apply, s.refused}
-		if err := walk(r, c, BeforeToolExecute, hs, p, a, t0, tracing); err != nil {
+		if err := walk(r, l, ctx, hs, p, a, t0, tracing); err != nil {
 			return err
 		}
 	}
@@ -43,18 +44,22 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 }
 
 // beforeTool is the walk of BeforeToolExecute; step.Call is the call as
-// the hooks have left it so far.
+// the hooks have left it so far, rewritten whether they changed its
+// arguments (what Context.Rewritten tells the next hook).
 type beforeTool struct {
-	r    *Run
-	c    *Context
-	step *ToolStep
+	r         *Run
+	site      *callSite // the point call's
+	step      *ToolStep
+	rewritten bool
 }
 
-func (s *beforeTool) ask(c *Context, i int, tracing bool) (a opinion[ToolCallPatch]) {
+func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 	defer recoverPanic(&a.err)
-	hs, call := s.r.chain.beforeTool, s.step.Call // a local copy: no patch applies within a batch
-	for a.at = i; a.at < len(hs); a.at++ {
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c.forHook(a.at, hs[a.at].index), call); a.p != nil || a.err != nil || tracing {
+	// Local copies: no patch applies within a batch.
+	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool, s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
+	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
+		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
+		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
@@ -71,7 +76,7 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 			step.rewritten, step.origArgs = true, step.Call.Arguments
 		}
 		step.Call.Arguments = p.Arguments
-		s.c.rewritten = step.Rewritten()
+		s.rewritten = step.Rewritten()
 	}
 	if v, ok := refusal(s.r.chain.names, BeforeToolExecute, index, 0, p, nil); ok {
 		v.changed = changed
@@ -113,14 +118,16 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 	if len(r.chain.afterTool) == 0 {
 		return res, nil
 	}
-	c := r.pointContext(ctx, AfterToolExecute, len(r.chain.afterTool))
-	c.life.call, c.life.hasCall, c.rewritten = step.original(), true, step.Rewritten()
-	defer r.release(c)
-	s := afterTool{hs: r.chain.afterTool, stop: step.stop, call: step.Call, res: res}
+	l, slots := r.newCall(AfterToolExecute, r.shapes.afterTool)
+	l.call, l.hasCall = step.original(), true
+	defer l.end()
+	site := callSite{ctx, l, slots}
+	s := afterTool{hs: r.chain.afterTool, site: site, rewritten: step.Rewritten(),
+		stop: step.stop, call: step.Call, res: res}
 	t0, tracing := r.traceStart()
-	if a := s.ask(c, 0, tracing); a.at < len(s.hs) {
+	if a := s.ask(0, tracing); a.at < len(s.hs) {
 		p := walkRules[AfterToolExecuteHook, ToolResultPatch]{s.ask, s.apply, nil}
-		if err := walk(r, c, AfterToolExecute, s.hs, p, a, t0, tracing); err != nil {
+		if err := walk(r, l, ctx, s.hs, p, a, t0, tracing); err != nil {
 			return s.res, err
 		}
 	}
@@ -133,20 +140,24 @@ func (r *Run) AfterToolExecute(ctx context.Context, step ToolStep, res ToolResul
 // afterTool is the walk of AfterToolExecute; res is the result as the
 // hooks have left it so far.
 type afterTool struct {
-	hs   []entry[AfterToolExecuteHook]
-	stop stopMark // the step's: which hooks the before-point entered
-	call ToolCall
-	res  ToolResult
+	hs        []entry[AfterToolExecuteHook]
+	site      callSite // the point call's (a copy: the walk keeps no pointer to a stack)
+	rewritten bool     // the step's: hooks changed the call's arguments
+	stop      stopMark // the step's: which hooks the before-point entered
+	call      ToolCall
+	res       ToolResult
 }
 
-func (s *afterTool) ask(c *Context, i int, tracing bool) (a opinion[ToolResultPatch]) {
+func (s *afterTool) ask(i int, tracing bool) (a opinion[ToolResultPatch]) {
 	defer recoverPanic(&a.err)
-	hs, stop, call, res := s.hs, s.stop, s.call, s.res // local copies: no patch applies within a batch
-	for a.at = i; a.at < len(hs); a.at++ {
+	// Local copies: no patch applies within a batch.
+	hs, stop, call, res, l, slots, ctx, rewritten := s.hs, s.stop, s.call, s.res, s.site.life, s.site.slots, s.site.ctx, s.rewritten
+	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		if !stop.entered(hs[a.at].index) {
 			continue
 		}
-		if a.p, a.err = hs[a.at].h.AfterToolExecute(c.forHook(a.at, hs[a.at].index), call, res); a.p != nil || a.err != nil || tracing {
+		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
+		if a.p, a.err = hs[a.at].h.AfterToolExecute(c, call, res); a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}

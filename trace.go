@@ -90,14 +90,19 @@ func (r *Run) traceStart() (t0 time.Time, on bool) {
 // tracing is on, and returns when it ended: the start of the next one (one
 // clock read a hook). It reports v as the walk acted on it.
 func (r *Run) traced(t0 time.Time, c *Context, p Point, index int, policy Policy, v verdict) time.Time {
+	return r.tracedCall(t0, c.life, p, index, policy, v)
+}
+
+// tracedCall is traced for an invocation of the point call l.
+func (r *Run) tracedCall(t0 time.Time, l *callLife, p Point, index int, policy Policy, v verdict) time.Time {
 	fn := r.chain.opts.trace
 	if fn == nil {
 		return t0
 	}
 	now := time.Now()
 	var callID string
-	if c.life != nil && c.life.hasCall {
-		callID = c.life.call.ID
+	if l != nil && l.hasCall {
+		callID = l.call.ID
 	}
 	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
 		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})

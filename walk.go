@@ -1,6 +1,9 @@
 package hooks
 
-import "time"
+import (
+	"context"
+	"time"
+)
 
 // The four points whose hooks return patches (before and after each model
 // and tool call) walk their hooks the same way: ask each hook in turn, act
@@ -27,7 +30,7 @@ type walkRules[H, P any] struct {
 	// times slower (BenchmarkChain). It recovers a panic as that hook's
 	// error: one deferred recover per batch, not per hook, keeps a chain of
 	// hooks without opinion close to direct calls.
-	ask func(c *Context, i int, tracing bool) opinion[P]
+	ask func(i int, tracing bool) opinion[P]
 	// apply acts on a hook's non-nil patch, and returns what the hook
 	// decided: each decision rule lives in one apply, and the trace only
 	// reports what it returns.
@@ -58,14 +61,15 @@ type opinion[P any] struct {
 	err error
 }
 
-// walk acts on the answers of the hooks hs of point at, in their order,
-// on s, from first: the answer of the point's first call of s.ask, which
+// walk acts on the answers of the hooks hs of the point call l (whose
+// context is ctx), in their order, on s, from first: the answer of the point's first call of s.ask, which
 // the point makes itself, so that a call whose hooks have no opinion
 // returns without entering the walk (the common case, kept as cheap as
 // calling the hooks). It returns the error the Run method must return (a
 // cancellation, or a *HookError under FailRun).
-func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s walkRules[H, P], first opinion[P], t0 time.Time, tracing bool) error {
-	for a := first; a.at < len(hs); a = s.ask(c, a.at+1, tracing) {
+func walk[H, P any](r *Run, l *callLife, ctx context.Context, hs []entry[H], s walkRules[H, P], first opinion[P], t0 time.Time, tracing bool) error {
+	at := l.point
+	for a := first; a.at < len(hs); a = s.ask(a.at+1, tracing) {
 		e := hs[a.at]
 		v := noOpinion
 		switch {
@@ -78,10 +82,10 @@ func walk[H, P any](r *Run, c *Context, at Point, hs []entry[H], s walkRules[H, 
 			v = s.apply(a.p, e.index)
 		}
 		if tracing {
-			t0 = r.traced(t0, c, at, e.index, e.policy, v)
+			t0 = r.tracedCall(t0, l, at, e.index, e.policy, v)
 		}
 		if v.err != nil {
-			if err := r.failure(c.Context, at, e.index, v.failurePolicy(e.policy), v.err); err != nil {
+			if err := r.failure(ctx, at, e.index, v.failurePolicy(e.policy), v.err); err != nil {
 				return err
 			}
 		}
