@@ -263,7 +263,12 @@ func (c *Context) Confirm(p Prompt) bool {
 	}
 	ok, err := h.Confirm(c.base(), p)
 	if err != nil {
-		c.run().chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
+		// A host that ends the call from its Confirm (to suspend the step
+		// until a person answers) has not failed: the call returns its
+		// cancellation, and nothing is reported.
+		if c.Err() == nil {
+			c.run().chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
+		}
 		return false
 	}
 	return ok

@@ -71,6 +71,14 @@ func walk[H, P any](r *Run, l *callLife, ctx context.Context, hs []entry[H], s w
 	at := l.point
 	for a := first; a.at < len(hs); a = s.ask(a.at+1, tracing) {
 		e := hs[a.at]
+		if (a.p != nil || a.err != nil) && ctx.Err() != nil {
+			// The call was cancelled while this hook ran (a host that
+			// suspends the step to wait for a person cancels it from its
+			// Confirm): the hook's answer is not the call's, so it is
+			// neither applied nor traced, and the method returns the
+			// cancellation, which runs no tool and no model.
+			return interrupted(at, r.chain.names[e.index], ctx.Err())
+		}
 		v := noOpinion
 		switch {
 		case a.err != nil:
