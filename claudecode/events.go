@@ -164,7 +164,7 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 	var added []string
 	suppress := ""
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil) {
+		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls(), "\x00", prompt), nil) {
 			continue
 		}
 		in := input{HookEventName: h.event, Prompt: &prompt}
