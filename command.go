@@ -90,13 +90,18 @@ var commandEvents = map[string]Point{
 // past 16 KiB with a marker) or denies trust, whatever the exit status;
 // {"decision":"allow"}, {} or nothing allows. A refusal word of other
 // tools ("deny", "Block") refuses, with a diagnostic. Output that cannot
-// be read as a decision refuses (denies) whatever the policy, because the
-// model can cause it with its own call: more than 256 KiB (a guard
-// quoting a huge command), malformed JSON, an unknown decision value, no
-// decision beside an unknown key, "decision" repeated with a refusal
-// among the values; so does a call whose arguments cannot be sent. An
-// unknown key beside a readable decision is a diagnostic with a
-// did-you-mean (and, under failClosed, a refusal). Other events are
+// be read as a decision (malformed JSON, not an object, an unknown
+// decision value, no decision beside an unknown key) is a failure of the
+// hook, as seed 004 says: it fails open unless failClosed. Two exceptions
+// keep the model, which shapes a guard's output with its call, from using
+// that: output past 256 KiB refuses (denies) whatever the policy, and so
+// does output that evidently refuses: a decision key, or a key within a
+// typo of it, in any case, holding a refusal word (or a typo of one),
+// anywhere in the output, malformed or beside unknown keys; "decision"
+// repeated with a refusal among the values; {"allow": false}. A call
+// whose arguments cannot be sent refuses too. An unknown key beside a
+// readable decision is a diagnostic with a did-you-mean (and, under
+// failClosed, a refusal). Other events are
 // advisory: their output goes to Host.Log, line by line, and changes
 // nothing. A failure of the command itself — it cannot start, exits
 // non-zero without printing a refusal, times out — names the hook and
@@ -316,9 +321,10 @@ func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*Model
 
 // BeforeToolExecute runs a pre_tool_call command, which may block the
 // call. What the model can cause with its call refuses it, whatever the
-// policy: arguments that cannot be sent whole, output that cannot be read
-// (too large, malformed, an unknown decision). A refusal the output holds
-// refuses whatever else went wrong (diagnosed).
+// policy: arguments that cannot be sent whole, output past the cap. A
+// refusal the output holds, or evidently says even malformed, refuses
+// whatever else went wrong (diagnosed); other output that cannot be read
+// is the hook's error, for its policy (fail open unless failClosed).
 func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
 	if !h.matches(call.Name) {
 		return nil, nil
@@ -349,7 +355,8 @@ func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult
 }
 
 // DecideTrust runs a pre_trust_decision command: a block denies, and so
-// does output that cannot be read, whatever the policy.
+// does output past the cap, whatever the policy; other output that cannot
+// be read is the hook's error, for its policy.
 func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
 	if !h.matches(path) {
