@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/rienda/hooks/internal/proc"
@@ -147,13 +148,21 @@ type commandHook struct {
 	cfg     CommandHookConfig
 	point   Point
 	timeout time.Duration
+
+	foldNoted    atomic.Bool // the matcher took a tool only with case set aside, and said so
+	toolsChecked atomic.Bool // the matcher was checked against a run's tools (see command_names.go)
 }
 
 // Name is "<event>#<index>".
 func (h *commandHook) Name() string { return h.name }
 
-// Handles reports whether p is the point of the hook's event.
-func (h *commandHook) Handles(p Point) bool { return p == h.point }
+// Handles reports whether p is the point of the hook's event; a tool
+// event's hook with a matcher handles BeforeModelRequest too, where it
+// checks its matcher against the tools the model is offered (see
+// command_names.go).
+func (h *commandHook) Handles(p Point) bool {
+	return p == h.point || p == BeforeModelRequest && h.toolEvent() && h.cfg.Matcher != ""
+}
 
 // DefaultPolicy is Report (fail open), or Block with failClosed.
 // ObservesFinal: the advisory events after a call (post_tool_call,
@@ -174,9 +183,14 @@ func (h *commandHook) DefaultPolicy() Policy {
 	return Report
 }
 
-// matches reports whether the matcher takes subject.
-func (h *commandHook) matches(subject string) bool {
-	return h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher)
+// matches reports whether the matcher takes subject: as written, or, for
+// a tool name, once case is set aside (with a diagnostic: see
+// matchFolded).
+func (h *commandHook) matches(c *Context, subject string) bool {
+	if h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher) {
+		return true
+	}
+	return h.toolEvent() && h.matchFolded(c, subject)
 }
 
 // run runs the command with the envelope of subject (fill adds the event's
@@ -260,7 +274,7 @@ func environ(env map[string]string) []string {
 // MaxCommandOutput the last line kept ends with a marker, and the overflow
 // is the hook's error.
 func (h *commandHook) advise(c *Context, subject string, fill func(*envelope) error) error {
-	if !h.matches(subject) {
+	if !h.matches(c, subject) {
 		return nil
 	}
 	out, sendErr, runErr := h.run(c, subject, fill)
@@ -309,8 +323,13 @@ func (h *commandHook) AfterRun(c *Context, end RunEnd) error {
 	return h.advise(c, c.Session.ID, nil)
 }
 
-// BeforeModelRequest runs a turn_start command (advisory; subject "user").
+// BeforeModelRequest runs a turn_start command (advisory; subject "user"),
+// or checks a tool event's matcher against the tools offered.
 func (h *commandHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
+	if h.point != BeforeModelRequest {
+		h.checkTools(c, req.Tools)
+		return nil, nil
+	}
 	return nil, h.advise(c, "user", nil)
 }
 
@@ -326,7 +345,7 @@ func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*Model
 // whatever else went wrong (diagnosed); other output that cannot be read
 // is the hook's error, for its policy (fail open unless failClosed).
 func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	if !h.matches(call.Name) {
+	if !h.matches(c, call.Name) {
 		return nil, nil
 	}
 	v, sendErr := h.guard(c, call.Name, func(e *envelope) error { return toolEnvelope(e, call) })
@@ -359,7 +378,7 @@ func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult
 // be read is the hook's error, for its policy.
 func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
-	if !h.matches(path) {
+	if !h.matches(c, path) {
 		return false, nil
 	}
 	isNew := req.IsNew
