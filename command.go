@@ -149,20 +149,15 @@ type commandHook struct {
 	point   Point
 	timeout time.Duration
 
-	foldNoted    atomic.Bool // the matcher took a tool only with case set aside, and said so
-	toolsChecked atomic.Bool // the matcher was checked against a run's tools (see command_names.go)
+	foldNoted atomic.Bool // the matcher took a tool only with case set aside, and said so
+	typoNoted atomic.Bool // the matcher missed a tool it is a typo of, and said so
 }
 
 // Name is "<event>#<index>".
 func (h *commandHook) Name() string { return h.name }
 
-// Handles reports whether p is the point of the hook's event; a tool
-// event's hook with a matcher handles BeforeModelRequest too, where it
-// checks its matcher against the tools the model is offered (see
-// command_names.go).
-func (h *commandHook) Handles(p Point) bool {
-	return p == h.point || p == BeforeModelRequest && h.toolEvent() && h.cfg.Matcher != ""
-}
+// Handles reports whether p is the point of the hook's event.
+func (h *commandHook) Handles(p Point) bool { return p == h.point }
 
 // DefaultPolicy is Report (fail open), or Block with failClosed.
 // ObservesFinal: the advisory events after a call (post_tool_call,
@@ -190,7 +185,14 @@ func (h *commandHook) matches(c *Context, subject string) bool {
 	if h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher) {
 		return true
 	}
-	return h.toolEvent() && h.matchFolded(c, subject)
+	if !h.toolEvent() {
+		return false
+	}
+	if h.matchFolded(c, subject) {
+		return true
+	}
+	h.missedTypo(c, subject)
+	return false
 }
 
 // run runs the command with the envelope of subject (fill adds the event's
@@ -323,13 +325,8 @@ func (h *commandHook) AfterRun(c *Context, end RunEnd) error {
 	return h.advise(c, c.Session.ID, nil)
 }
 
-// BeforeModelRequest runs a turn_start command (advisory; subject "user"),
-// or checks a tool event's matcher against the tools offered.
+// BeforeModelRequest runs a turn_start command (advisory; subject "user").
 func (h *commandHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
-	if h.point != BeforeModelRequest {
-		h.checkTools(c, req.Tools)
-		return nil, nil
-	}
 	return nil, h.advise(c, "user", nil)
 }
 

@@ -11,9 +11,13 @@ import (
 // guard silently: "Shell" for the tool "shell" never matches, and
 // `rm -rf /` runs. So a matcher that takes a tool name only when case is
 // set aside takes it, with a diagnostic (what the user meant is
-// unambiguous), and a matcher that takes no tool the model is offered is
-// a diagnostic with a did-you-mean, at the first model request that
-// lists the tools. Each is said once per hook.
+// unambiguous); a matcher that misses a tool it is a typo of
+// ("write-file" for write_file) is a diagnostic with a did-you-mean at
+// that call (it does not run: a typo may name another tool); and
+// CheckCommandToolNames checks a settings file against the run's tools
+// for a linter. Each diagnostic is said once per hook. (A command hook
+// does not see the tools the model is offered: it handles only its own
+// point, so that a trace shows it where it acts.)
 
 // toolEvent reports whether the hook's subject is a tool name.
 func (h *commandHook) toolEvent() bool {
@@ -33,18 +37,15 @@ func (h *commandHook) matchFolded(c *Context, subject string) bool {
 	return true
 }
 
-// checkTools says, once, when the matcher takes none of the tools the
-// model is offered.
-func (h *commandHook) checkTools(c *Context, tools []ToolSpec) {
-	if len(tools) == 0 || h.cfg.Matcher == "" || !h.toolEvent() || !h.toolsChecked.CompareAndSwap(false, true) {
+// missedTypo says, once, when the matcher did not take subject but is
+// a typo of it.
+func (h *commandHook) missedTypo(c *Context, subject string) {
+	if h.cfg.Matcher == "" || h.typoNoted.Load() {
 		return
 	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	if err := commandMatcherProblem(h.cfg.Matcher, names); err != nil {
-		c.Diagnose(fmt.Errorf("%s: %w", h.name, err))
+	if _, ok := suggest.Closest(h.cfg.Matcher, []string{subject}); ok && h.typoNoted.CompareAndSwap(false, true) {
+		c.Diagnose(fmt.Errorf(`matcher %q does not take the tool %q (did you mean %q?): the hook did not run for it`,
+			h.cfg.Matcher, subject, subject))
 	}
 }
 
@@ -76,9 +77,8 @@ func commandMatcherProblem(matcher string, tools []string) error {
 // names a run offers: one problem per matcher that takes none of them as
 // written, with a did-you-mean (a matcher that takes one only when case
 // is set aside runs for it, and is a problem too). The error is the
-// settings' own (ParseCommandSettings). It is the check a run makes at
-// its first model request, for a linter (hookcheck lint --tools) to make
-// before any run.
+// settings' own (ParseCommandSettings). It is for a linter (hookcheck
+// lint --tools): a run itself cannot see which tools it will be offered.
 func CheckCommandToolNames(settings []byte, tools []string) ([]error, error) {
 	cfgs, err := ParseCommandSettings(settings)
 	if err != nil {

@@ -28,23 +28,22 @@ func TestCommandMatcherInAnotherCaseRunsWithADiagnostic(t *testing.T) {
 	}
 }
 
-// A matcher that takes none of the tools the model is offered is a
-// diagnostic with a did-you-mean at the first model request that lists
-// them, once; one that takes a tool says nothing.
-func TestCommandMatcherThatNamesNoToolIsDiagnosed(t *testing.T) {
-	tools := []hooks.ToolSpec{{Name: "shell"}, {Name: "write_file"}, {Name: "read_file"}}
+// A matcher that misses a tool it is a typo of ("write-file" for
+// write_file) is a diagnostic with a did-you-mean at that call, once; it
+// does not run (a typo may name another tool). A matcher far from the
+// tool says nothing at the call (CheckCommandToolNames finds it).
+func TestCommandMatcherThatMissesATypoIsDiagnosed(t *testing.T) {
 	for matcher, want := range map[string]string{
-		"write-file": `matcher "write-file" names no tool of this run (did you mean "write_file"?), so the hook never runs; the tools are shell, write_file, read_file`,
-		"bash":       `matcher "bash" names no tool of this run, so the hook never runs`,
-		"Write_File": `matcher "Write_File" takes the tool "write_file" only when case is set aside`,
-		"file":       "",
-		"shell":      "",
+		"write-file": `matcher "write-file" does not take the tool "write_file" (did you mean "write_file"?): the hook did not run for it`,
+		"writefile":  `(did you mean "write_file"?)`,
+		"bash":       "",
 	} {
 		var rec recorder
-		run := start(t, &rec, commandHooks(t, with(entry("pre_tool_call", script(t, "block.sh")), "matcher", matcher))...)
+		run := start(t, &rec, commandHooks(t, with(entry("pre_tool_call", script(t, "fail.sh")), "matcher", matcher))...)
 		for range 2 {
-			_, err := run.BeforeModelRequest(bg, hooks.ModelRequest{Tools: tools, Messages: []hooks.Message{{Role: "user", Text: "go"}}})
+			res, err := run.CallTool(bg, hooks.ToolCall{Name: "write_file", Arguments: map[string]any{"text": "ran"}}, echoTool(&rec))
 			require.NoError(t, err)
+			assert.Equal(t, "ran", res.Text, "the hook did not run")
 		}
 		if want == "" {
 			assert.Empty(t, rec.diagnostics(), matcher)
@@ -56,9 +55,10 @@ func TestCommandMatcherThatNamesNoToolIsDiagnosed(t *testing.T) {
 	}
 }
 
-// CheckCommandToolNames makes the same check on a settings file, for a
-// linter: one problem per tool event's matcher that takes no tool as
-// written; other events' matchers are not tool names.
+// CheckCommandToolNames checks a settings file against a run's tools, for
+// a linter: one problem per tool event's matcher that takes no tool as
+// written, with a did-you-mean; other events' matchers are not tool
+// names.
 func TestCheckCommandToolNames(t *testing.T) {
 	data, err := json.Marshal(map[string]any{"hooks": []map[string]any{
 		with(entry("pre_tool_call", "true"), "matcher", "Shell"),
