@@ -18,7 +18,7 @@ import (
 // run leaves no record, so it never stands in for an identical copy of
 // another set that runs on every call.
 func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]any, subjects ...string) bool {
-	if subjects != nil && !hd.matcher.matches(subjects...) {
+	if subjects != nil && !hd.matcher.matches(subjects...) && (!toolEvents[h.event] || !hd.matcher.takesFolded(c, subjects...)) {
 		return false
 	}
 	if hd.rule != nil {

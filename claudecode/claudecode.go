@@ -162,11 +162,12 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	if o.diagnostics == nil {
 		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
 	}
-	events, err := parseSettings(settings, o.diagnostics, o.model)
+	events, err := parseSettings(settings, o.diagnostics, o.model, o.toClaude)
 	if err != nil {
 		return nil, err
 	}
 	s := &set{opts: o, hasStop: len(events["Stop"]) > 0}
+	s.matchers = s.toolMatchers(events)
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {

@@ -101,6 +101,7 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 // SessionStart's context, runs UserPromptSubmit handlers on a user's
 // turn, and lets Stop know that a user's turn began.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	h.set.checkTools(c, req.Tools)
 	if h.first {
 		h.set.fromRequest(c, req)
 	}

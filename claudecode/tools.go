@@ -30,6 +30,7 @@ func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error
 // it printed too much refuses the call, as a failClosed handler's failure
 // does (hooks.FailClosed).
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	h.set.noteToolName(c, call.Name)
 	name := h.set.claudeName(call.Name)
 	args, rewritten := call.Arguments, false
 	var asks, added []string
