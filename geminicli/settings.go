@@ -215,6 +215,10 @@ func parseGroup(ev string, i int, raw json.RawMessage, diag loadDiag) ([]*handle
 		return nil, &settingsError{path: path + ".hooks", msg: "missing: a hook definition needs a list of hooks"}
 	}
 	m, note := compileMatcher(ev, g.Matcher)
+	if g.Matcher != nil {
+		m.src = strings.TrimSpace(*g.Matcher)
+	}
+	m.path, m.note = path+".matcher", &matchNote{}
 	if note != "" {
 		diag("%s.matcher: %s", path, note)
 	}
