@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -151,6 +152,7 @@ type commandHook struct {
 
 	foldNoted atomic.Bool // the matcher took a tool only with case set aside, and said so
 	typoNoted atomic.Bool // the matcher missed a tool it is a typo of, and said so
+	missed    sync.Map    // tool name -> struct{}: compared for a typo already
 }
 
 // Name is "<event>#<index>".

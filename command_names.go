@@ -43,6 +43,9 @@ func (h *commandHook) missedTypo(c *Context, subject string) {
 	if h.cfg.Matcher == "" || h.typoNoted.Load() {
 		return
 	}
+	if _, seen := h.missed.LoadOrStore(subject, struct{}{}); seen {
+		return // compared once per tool
+	}
 	if _, ok := suggest.Closest(h.cfg.Matcher, []string{subject}); ok && h.typoNoted.CompareAndSwap(false, true) {
 		c.Diagnose(fmt.Errorf(`matcher %q does not take the tool %q (did you mean %q?): the hook did not run for it`,
 			h.cfg.Matcher, subject, subject))

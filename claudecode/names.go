@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
@@ -34,6 +35,7 @@ var claudeTools = []string{"Agent", "AskUserQuestion", "Bash", "BashOutput", "Ed
 type matchNote struct {
 	folded atomic.Bool // it took a tool only with case set aside, and said so
 	typo   atomic.Bool // it missed a tool it is a typo of, and said so
+	missed sync.Map    // tool name -> struct{}: compared for a typo already (a tool is compared once)
 }
 
 // takesFolded reports whether a name of m equals one of subjects once
@@ -51,7 +53,7 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 			return true
 		}
 	}
-	if m.note != nil && !m.note.typo.Load() {
+	if m.note != nil && !m.note.typo.Load() && firstMiss(&m.note.missed, subjects) {
 		for _, name := range m.names {
 			if like, ok := suggest.Closest(name, subjects); ok && m.note.typo.CompareAndSwap(false, true) {
 				c.Diagnose(fmt.Errorf("hooks: Claude Code settings: %s: %q does not take the tool %q (did you mean %q?): its handlers did not run for it",
@@ -61,6 +63,13 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 		}
 	}
 	return false
+}
+
+// firstMiss reports whether subjects were not compared before, and
+// records them.
+func firstMiss(missed *sync.Map, subjects []string) bool {
+	_, seen := missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{})
+	return !seen
 }
 
 // loadNames diagnoses, at load, the names of a tool event's matcher that

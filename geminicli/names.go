@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
@@ -34,6 +35,7 @@ var geminiTools = []string{"glob", "google_web_search", "grep_search", "list_dir
 type matchNote struct {
 	folded atomic.Bool
 	typo   atomic.Bool
+	missed sync.Map // tool names -> struct{}: compared for a typo already (a tool is compared once)
 }
 
 // plainName reports whether a matcher is written as a tool name.
@@ -59,7 +61,7 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 			return true
 		}
 	}
-	if !m.note.typo.Load() {
+	if _, seen := m.note.missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{}); !seen && !m.note.typo.Load() {
 		if like, ok := suggest.Closest(m.src, subjects); ok && m.note.typo.CompareAndSwap(false, true) {
 			c.Diagnose(fmt.Errorf("geminicli: Gemini CLI settings: %s: %q does not match the tool %q (did you mean %q?): its hooks did not run for it",
 				m.path, m.src, like, like))
