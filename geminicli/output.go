@@ -218,7 +218,7 @@ func (r *result) exitFailure(event string) error {
 	if r.code == 2 {
 		then = "exit 2 denies (Gemini CLI's blocking error)"
 	}
-	return fmt.Errorf("Gemini CLI hook %s (%q) failed for event %s: %s; %s", r.h.where, r.h.command, event, what, then)
+	return fmt.Errorf("the Gemini CLI hook %s (%q) failed for event %s: %s; %s", r.h.where, r.h.command, event, what, then)
 }
 
 // displayName is the handler's name as Gemini CLI shows it: its "name",
