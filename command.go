@@ -84,7 +84,9 @@ var commandEvents = map[string]Point{
 // past 64 KiB at a character boundary, with "truncated": true.
 // The subject is the tool name, "user" (turn_start), "assistant"
 // (turn_end), the project path (trust) or the session id (session events);
-// a matcher fires the hook when it equals the subject or is a part of it.
+// a matcher fires the hook when it equals the subject or is a part of it
+// (for a tool, also once case is set aside, with a diagnostic: "Shell"
+// guards "shell"; see CheckCommandToolNames for a linter's check).
 //
 // For pre_tool_call and pre_trust_decision, stdout is read as JSON.parse
 // and a property read do (names exactly, case included):
