@@ -4,8 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -263,19 +261,6 @@ func (h *commandHook) stdin(c *Context, subject string, fill func(*envelope) err
 	return encodeJSON(env)
 }
 
-// environ is the command's environment: env, sorted, or the process's.
-func environ(env map[string]string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // advise runs an advisory event and logs its output, line by line; past
 // MaxCommandOutput the last line kept ends with a marker, and the overflow
 // is the hook's error.
@@ -398,16 +383,4 @@ func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 		return true, nil
 	}
 	return false, v.problem
-}
-
-// canonical is the project path as trust keys it: absolute, clean, with
-// symbolic links resolved when it exists.
-func canonical(path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	return filepath.Clean(path)
 }
