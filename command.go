@@ -4,9 +4,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
-	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/rienda/hooks/internal/proc"
@@ -82,7 +82,9 @@ var commandEvents = map[string]Point{
 // past 64 KiB at a character boundary, with "truncated": true.
 // The subject is the tool name, "user" (turn_start), "assistant"
 // (turn_end), the project path (trust) or the session id (session events);
-// a matcher fires the hook when it equals the subject or is a part of it.
+// a matcher fires the hook when it equals the subject or is a part of it
+// (for a tool, also once case is set aside, with a diagnostic: "Shell"
+// guards "shell"; see CheckCommandToolNames for a linter's check).
 //
 // For pre_tool_call and pre_trust_decision, stdout is read as JSON.parse
 // and a property read do (names exactly, case included):
@@ -90,13 +92,18 @@ var commandEvents = map[string]Point{
 // past 16 KiB with a marker) or denies trust, whatever the exit status;
 // {"decision":"allow"}, {} or nothing allows. A refusal word of other
 // tools ("deny", "Block") refuses, with a diagnostic. Output that cannot
-// be read as a decision refuses (denies) whatever the policy, because the
-// model can cause it with its own call: more than 256 KiB (a guard
-// quoting a huge command), malformed JSON, an unknown decision value, no
-// decision beside an unknown key, "decision" repeated with a refusal
-// among the values; so does a call whose arguments cannot be sent. An
-// unknown key beside a readable decision is a diagnostic with a
-// did-you-mean (and, under failClosed, a refusal). Other events are
+// be read as a decision (malformed JSON, not an object, an unknown
+// decision value, no decision beside an unknown key) is a failure of the
+// hook, as seed 004 says: it fails open unless failClosed. Two exceptions
+// keep the model, which shapes a guard's output with its call, from using
+// that: output past 256 KiB refuses (denies) whatever the policy, and so
+// does output that evidently refuses: a decision key, or a key within a
+// typo of it, in any case, holding a refusal word (or a typo of one),
+// anywhere in the output, malformed or beside unknown keys; "decision"
+// repeated with a refusal among the values; {"allow": false}. A call
+// whose arguments cannot be sent refuses too. An unknown key beside a
+// readable decision is a diagnostic with a did-you-mean (and, under
+// failClosed, a refusal). Other events are
 // advisory: their output goes to Host.Log, line by line, and changes
 // nothing. A failure of the command itself — it cannot start, exits
 // non-zero without printing a refusal, times out — names the hook and
@@ -142,6 +149,10 @@ type commandHook struct {
 	cfg     CommandHookConfig
 	point   Point
 	timeout time.Duration
+
+	foldNoted atomic.Bool // the matcher took a tool only with case set aside, and said so
+	typoNoted atomic.Bool // the matcher missed a tool it is a typo of, and said so
+	missed    sync.Map    // tool name -> struct{}: compared for a typo already
 }
 
 // Name is "<event>#<index>".
@@ -169,9 +180,21 @@ func (h *commandHook) DefaultPolicy() Policy {
 	return Report
 }
 
-// matches reports whether the matcher takes subject.
-func (h *commandHook) matches(subject string) bool {
-	return h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher)
+// matches reports whether the matcher takes subject: as written, or, for
+// a tool name, once case is set aside (with a diagnostic: see
+// matchFolded).
+func (h *commandHook) matches(c *Context, subject string) bool {
+	if h.cfg.Matcher == "" || strings.Contains(subject, h.cfg.Matcher) {
+		return true
+	}
+	if !h.toolEvent() {
+		return false
+	}
+	if h.matchFolded(c, subject) {
+		return true
+	}
+	h.missedTypo(c, subject)
+	return false
 }
 
 // run runs the command with the envelope of subject (fill adds the event's
@@ -238,24 +261,11 @@ func (h *commandHook) stdin(c *Context, subject string, fill func(*envelope) err
 	return encodeJSON(env)
 }
 
-// environ is the command's environment: env, sorted, or the process's.
-func environ(env map[string]string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
-
 // advise runs an advisory event and logs its output, line by line; past
 // MaxCommandOutput the last line kept ends with a marker, and the overflow
 // is the hook's error.
 func (h *commandHook) advise(c *Context, subject string, fill func(*envelope) error) error {
-	if !h.matches(subject) {
+	if !h.matches(c, subject) {
 		return nil
 	}
 	out, sendErr, runErr := h.run(c, subject, fill)
@@ -316,11 +326,12 @@ func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*Model
 
 // BeforeToolExecute runs a pre_tool_call command, which may block the
 // call. What the model can cause with its call refuses it, whatever the
-// policy: arguments that cannot be sent whole, output that cannot be read
-// (too large, malformed, an unknown decision). A refusal the output holds
-// refuses whatever else went wrong (diagnosed).
+// policy: arguments that cannot be sent whole, output past the cap. A
+// refusal the output holds, or evidently says even malformed, refuses
+// whatever else went wrong (diagnosed); other output that cannot be read
+// is the hook's error, for its policy (fail open unless failClosed).
 func (h *commandHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, error) {
-	if !h.matches(call.Name) {
+	if !h.matches(c, call.Name) {
 		return nil, nil
 	}
 	v, sendErr := h.guard(c, call.Name, func(e *envelope) error { return toolEnvelope(e, call) })
@@ -349,10 +360,11 @@ func (h *commandHook) AfterToolExecute(c *Context, call ToolCall, res ToolResult
 }
 
 // DecideTrust runs a pre_trust_decision command: a block denies, and so
-// does output that cannot be read, whatever the policy.
+// does output past the cap, whatever the policy; other output that cannot
+// be read is the hook's error, for its policy.
 func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 	path := canonical(req.Path)
-	if !h.matches(path) {
+	if !h.matches(c, path) {
 		return false, nil
 	}
 	isNew := req.IsNew
@@ -371,16 +383,4 @@ func (h *commandHook) DecideTrust(c *Context, req TrustRequest) (bool, error) {
 		return true, nil
 	}
 	return false, v.problem
-}
-
-// canonical is the project path as trust keys it: absolute, clean, with
-// symbolic links resolved when it exists.
-func canonical(path string) string {
-	if abs, err := filepath.Abs(path); err == nil {
-		path = abs
-	}
-	if real, err := filepath.EvalSymlinks(path); err == nil {
-		return real
-	}
-	return filepath.Clean(path)
 }

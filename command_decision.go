@@ -40,30 +40,27 @@ var refusalWords = map[string]bool{
 type commandVerdict struct {
 	block  bool
 	reason string // the guard's reason, cut to maxReason with a marker
-	// problem is what was wrong without hiding the decision: a non-zero
-	// exit, an unknown key beside a decision. With block it is a
-	// diagnostic; without, the hook's error, for its policy to decide.
+	// problem is what was wrong: a non-zero exit, an unknown key beside a
+	// decision, output that cannot be read as a decision. With block it is
+	// a diagnostic; without, the hook's error, for its policy to decide
+	// (seed 004: fail open unless failClosed).
 	problem error
-	// unreadable is why no decision can be read from the output (too
-	// large, malformed, a value no guard writes): the call is refused, or
-	// trust denied, whatever the policy. The model can make a guard's
-	// output too large or malformed with its own call; that must never
-	// let the call through.
+	// unreadable is why no decision can be read from output past
+	// MaxCommandOutput: the call is refused, or trust denied, whatever the
+	// policy. The model chooses the size of its call, and a guard that
+	// quotes it prints more; that must never let the call through.
 	unreadable error
 }
 
 // verdictOf reads what a guard's run gave: its output, then its end.
-// A refusal the output holds counts whatever the exit status; output
-// that cannot be read refuses; a failure with no decision printed is the
-// hook's error.
+// A refusal the output holds counts whatever the exit status; output past
+// the cap refuses; a failure with no decision printed is the hook's error.
 func (h *commandHook) verdictOf(out proc.Output, runErr error) commandVerdict {
 	if out.Overflow {
 		return h.overflowVerdict(out, runErr)
 	}
 	v := h.readDecision(bytes.TrimSpace(out.Stdout))
 	switch {
-	case v.unreadable != nil:
-		v.unreadable = h.fail(joinFailures(v.unreadable, runErr))
 	case runErr != nil:
 		v.problem = h.fail(joinFailures(runErr, v.problem))
 	case v.problem != nil:
@@ -95,15 +92,21 @@ func (h *commandHook) overflowVerdict(out proc.Output, runErr error) commandVerd
 
 // readDecision reads a whole output as JSON.parse and a property read do:
 // names exactly, case included, and a repeated key keeps its last value.
+// Output that evidently refuses (see command_evident.go) refuses, however
+// else it is wrong; what else cannot be read is a problem, for the
+// hook's policy.
 func (h *commandHook) readDecision(out []byte) commandVerdict {
 	if len(out) == 0 {
 		return commandVerdict{}
 	}
+	if word, ok := bareRefusal(out); ok {
+		return commandVerdict{block: true, problem: fmt.Errorf(`printed %q alone: read as a refusal (a command guard refuses with {"decision":"block","reason":"…"})`, word)}
+	}
 	if !json.Valid(out) {
-		return commandVerdict{unreadable: fmt.Errorf("printed malformed JSON, so its decision cannot be read: %s", clip(out))}
+		return unreadableOutput(out, fmt.Errorf("printed malformed JSON, so its decision cannot be read: %s", clip(out)))
 	}
 	if out[0] != '{' {
-		return commandVerdict{unreadable: fmt.Errorf(`printed %s, not an object like {"decision":"block","reason":"…"}, so its decision cannot be read`, clip(out))}
+		return unreadableOutput(out, fmt.Errorf(`printed %s, not an object like {"decision":"block","reason":"…"}, so its decision cannot be read`, clip(out)))
 	}
 	var d struct {
 		Decision *string `json:"decision"`
@@ -111,56 +114,84 @@ func (h *commandHook) readDecision(out []byte) commandVerdict {
 	}
 	unknown, err := exactjson.Unmarshal(out, &d)
 	if err != nil {
-		return commandVerdict{unreadable: fmt.Errorf("printed a decision that cannot be read: %v", err)}
+		return unreadableOutput(out, fmt.Errorf("printed a decision that cannot be read: %v", err))
 	}
-	var reason string
-	if d.Reason != nil {
-		reason = *d.Reason
-		if len(reason) > maxReason {
-			reason = cutText(reason, maxReason) + "… [cut: " + sizeText(int64(len(*d.Reason))) + "]"
-		}
-	}
+	reason := cutReason(deref(d.Reason))
 	keys := unknownKeys(unknown)
 	if all := topLevelStrings(out, "decision"); len(all) > 1 {
-		return repeatedDecision(all, reason, keys)
+		return repeatedDecision(out, all, reason, keys)
 	}
 	switch decision := deref(d.Decision); {
 	case decision == "block":
 		return commandVerdict{block: true, reason: reason, problem: keys}
-	case refusalWords[strings.ToLower(decision)]:
+	case isRefusal(decision):
+		hint := ""
+		if like, ok := suggest.Closest(firstWord(decision), refusalList); ok && !refusalWords[firstWord(decision)] {
+			hint = fmt.Sprintf(" (did you mean %q?)", like)
+		}
 		return commandVerdict{block: true, reason: reason, problem: joinFailures(
-			fmt.Errorf(`printed the decision %q: read as "block", the refusal of command hooks (write "block")`, decision), keys)}
-	case decision == "allow" || decision == "approve" || decision == "" && keys == nil:
+			fmt.Errorf(`printed the decision %q%s: read as "block", the refusal of command hooks (write "block")`, decision, hint), keys)}
+	}
+	if what, ok := evidentInJSON(out); ok {
+		return commandVerdict{block: true, reason: reason, problem: joinFailures(
+			fmt.Errorf(`printed %s: read as a refusal (a command guard refuses with "decision": "block")`, what), keys)}
+	}
+	switch decision := deref(d.Decision); decision {
+	case "allow", "approve", "":
 		return commandVerdict{problem: keys}
-	case decision == "":
-		return commandVerdict{unreadable: fmt.Errorf(`printed no "decision", so its decision cannot be read: %w`, keys)}
 	}
 	hint := ""
 	if like, ok := suggest.Closest(deref(d.Decision), decisionValues); ok {
 		hint = fmt.Sprintf(" (did you mean %q?)", like)
 	}
-	return commandVerdict{unreadable: fmt.Errorf(`printed the decision %q%s, which is not one: the decisions are "block" and "allow", so its decision cannot be read`,
-		deref(d.Decision), hint)}
+	return commandVerdict{problem: joinFailures(fmt.Errorf(`printed the decision %q%s, which is not one: the decisions are "block" and "allow", so its decision cannot be read`,
+		deref(d.Decision), hint), keys)}
+}
+
+// unreadableOutput is the verdict of output that cannot be read as a
+// decision (why): a refusal when it evidently says refuse, with the
+// reason it holds as far as it can be read; else why, for the hook's
+// policy.
+func unreadableOutput(out []byte, why error) commandVerdict {
+	what, ok := evidentInText(out)
+	if !ok {
+		return commandVerdict{problem: why}
+	}
+	return commandVerdict{block: true, reason: cutReason(reasonInText(out)),
+		problem: fmt.Errorf("%w; it says %s, so it refuses", why, what)}
+}
+
+// cutReason is reason, cut past maxReason with a marker saying its size.
+func cutReason(reason string) string {
+	if len(reason) > maxReason {
+		return cutText(reason, maxReason) + "… [cut: " + sizeText(int64(len(reason))) + "]"
+	}
+	return reason
 }
 
 // repeatedDecision reads an output with "decision" given more than once.
 // JSON.parse would keep the last, but a guard that writes the call into
 // its output ({"decision":"block","reason":"<the command>"}, put together
 // as text) can be made by the model to print a second decision after its
-// own: so a refusal among them refuses, and a value that is not a decision
-// makes the output unreadable.
-func repeatedDecision(all []string, reason string, keys error) commandVerdict {
+// own: so a refusal among them refuses, and so does one anywhere else in
+// the output; a value that is not a decision is a problem, for the
+// hook's policy.
+func repeatedDecision(out []byte, all []string, reason string, keys error) commandVerdict {
 	said := fmt.Errorf("printed \"decision\" %d times (%q): a refusal among them refuses", len(all), all)
-	block := false
 	for _, d := range all {
-		switch {
-		case refusalWords[strings.ToLower(d)]:
-			block = true
-		case d != "allow" && d != "approve" && d != "":
-			return commandVerdict{unreadable: fmt.Errorf("%w; %q is not a decision, so its decision cannot be read", said, d)}
+		if isRefusal(d) {
+			return commandVerdict{block: true, reason: reason, problem: joinFailures(said, keys)}
 		}
 	}
-	return commandVerdict{block: block, reason: reason, problem: joinFailures(said, keys)}
+	if what, ok := evidentInJSON(out); ok {
+		return commandVerdict{block: true, reason: reason, problem: joinFailures(fmt.Errorf("%w; it says %s, so it refuses", said, what), keys)}
+	}
+	for _, d := range all {
+		if d != "allow" && d != "approve" && d != "" {
+			return commandVerdict{problem: joinFailures(fmt.Errorf("%w; %q is not a decision, so its decision cannot be read", said, d), keys)}
+		}
+	}
+	return commandVerdict{problem: joinFailures(said, keys)}
 }
 
 // topLevelStrings are the string values of key in the JSON object data,

@@ -39,8 +39,11 @@ func decided(t *testing.T, text string, failClosed bool) (ran bool, res hooks.To
 }
 
 // What a guard prints is read as JSON.parse and a property read do (names
-// exactly, case included), and what it cannot have meant as an allow
-// refuses: an unknown decision, no decision beside an unknown key, a
+// exactly, case included). Seed 004's rule holds: what cannot be read is
+// a failure, which fails open unless failClosed; but output that
+// evidently refuses refuses under either policy, whatever else is wrong
+// with it: a decision key, or a key within a typo of it, in any case,
+// holding a refusal word or a typo of one, in malformed JSON too; a
 // refusal among repeated decisions. Each case runs under both policies;
 // refusedOpen is what happens without failClosed (with it, every case but
 // a clean allow refuses).
@@ -53,22 +56,44 @@ func TestCommandGuardOutputIsReadExactly(t *testing.T) {
 	}{
 		{"a key in another case after the decision", `{"decision":"block","Decision":"allow"}`, true, "", `unknown keys "Decision" (did you mean "decision"? names match exactly, case included)`},
 		{"a key in another case before it", `{"Decision":"allow","decision":"block","reason":"no"}`, true, "no", `"Decision" (did you mean "decision"?`},
-		{"only a key in another case", `{"Decision":"block"}`, true, "Tool call blocked: hook pre_tool_call#0 failed: printed no \"decision\"", `did you mean "decision"`},
+		{"only a key in another case", `{"Decision":"block"}`, true, "refused by hook pre_tool_call#0", `printed "Decision": "block": read as a refusal`},
 		{"a typo of the key", `{"decison":"block"}`, true, "", `"decison" (did you mean "decision"?`},
-		{"an allow with another key in another case", `{"decision":"allow","Decision":"block"}`, false, "", `unknown keys "Decision"`},
+		{"a typo of the key beside its reason", `{"decison":"deny","reason":"no rm"}`, true, "no rm", `"decison": "deny": read as a refusal`},
+		{"an allow with a refusal in another case", `{"decision":"allow","Decision":"block"}`, true, "", `unknown keys "Decision"`},
 		{"an allow with a typo of reason", `{"decision":"allow","reasn":"fine"}`, false, "", `"reasn" (did you mean "reason"?`},
+		{"an allow beside an unknown key that is not a decision", `{"decision":"allow","verdict":"ok"}`, false, "", `unknown keys "verdict"`},
+		{"a typo of the key holding an allow", `{"decison":"allow"}`, false, "", `"decison" (did you mean "decision"?`},
 		{"deny, the word of other tools", `{"decision":"deny","reason":"no rm"}`, true, "no rm", `the decision "deny": read as "block"`},
 		{"Block in capitals", `{"decision":"Block"}`, true, "refused by hook pre_tool_call#0", `"Block": read as "block"`},
-		{"a typo of block", `{"decision":"blok"}`, true, `Tool call blocked: hook pre_tool_call#0 failed: printed the decision "blok" (did you mean "block"?)`, `(did you mean "block"?)`},
-		{"a word no guard writes", `{"decision":"maybe"}`, true, "", `the decisions are "block" and "allow"`},
-		{"a decision of another type", `{"decision":true}`, true, "", `decision: json: cannot unmarshal bool`},
-		{"not an object", `"block"`, true, "", `not an object`},
-		{"null", `null`, true, "", `not an object`},
+		{"a refusal with words after it", `{"decision":"DENY: no rm"}`, true, "refused by hook pre_tool_call#0", `read as "block"`},
+		{"a typo of block", `{"decision":"blok"}`, true, "refused by hook pre_tool_call#0", `"blok" (did you mean "block"?): read as "block"`},
+		{"allow: false", `{"allow":false,"reason":"no rm"}`, true, "no rm", `"allow": false: read as a refusal`},
+		{"block: true", `{"block":true}`, true, "", `"block": true: read as a refusal`},
+		{"Claude Code's deny", `{"hookSpecificOutput":{"permissionDecision":"deny"}}`, true, "", `"permissionDecision": "deny": read as a refusal`},
+		{"a refusal beside a reason of another type", `{"decision":"block","reason":404}`, true, "refused by hook pre_tool_call#0", `it says "decision": "block", so it refuses`},
+		{"an allow beside a reason of another type", `{"decision":"allow","reason":404}`, false, "", `reason: json: cannot unmarshal number`},
+		{"a word no guard writes", `{"decision":"maybe"}`, false, "", `the decisions are "block" and "allow"`},
+		{"allow in capitals", `{"decision":"Allow"}`, false, "", `(did you mean "allow"?)`},
+		{"a decision of another type", `{"decision":true}`, false, "", `decision: json: cannot unmarshal bool`},
+		{"a bare refusal word", `"block"`, true, "refused by hook pre_tool_call#0", `printed "block" alone`},
+		{"a bare refusal word, unquoted", "DENIED.\n", true, "", `printed "DENIED" alone`},
+		{"not an object", `"fine"`, false, "", `not an object`},
+		{"null", `null`, false, "", `not an object`},
+		{"malformed JSON with a refusal", `{"decision": block`, true, "refused by hook pre_tool_call#0", `malformed JSON`},
+		{"malformed JSON with a refusal and its reason", `{"decision":"block","reason":"refused "rm -rf /""}`, true, "refused ", `it says "decision": "block"`},
+		{"a refusal after a broken reason", `{"reason":"x"y","decision":"deny"}`, true, "x", `it says "decision": "deny"`},
+		{"Python's repr of a refusal", `{'decision': 'block', 'reason': 'no rm'}`, true, "no rm", `malformed JSON`},
+		{"an escaped key in malformed JSON", `{"\u0064ecision":"block",}`, true, "", `it says "decision": "block"`},
+		{"a refusal as JSON text in a string", `"{\"decision\":\"block\"}"`, true, "", `it says "decision": "block"`},
+		{"malformed JSON without a refusal", `{"decision":"allow"`, false, "", `malformed JSON`},
 		{"two values", `{"decision":"allow"} {"decision":"block"}`, true, "", `malformed JSON`},
+		{"two allows, as two values", `{"decision":"allow"} {"decision":"allow"}`, false, "", `malformed JSON`},
 		{"a block, then an allow", `{"decision":"block","reason":"x","decision":"allow"}`, true, "x", `printed "decision" 2 times`},
 		{"an allow, then a block", `{"decision":"allow","decision":"block"}`, true, "", `printed "decision" 2 times`},
+		{"an unknown value, then a refusal", `{"decision":"maybe","decision":"deny"}`, true, "", `printed "decision" 2 times`},
 		{"an escaped key", `{"decision":"block","\u0064ecision":"allow"}`, true, "", `printed "decision" 2 times`},
 		{"two allows", `{"decision":"allow","decision":"allow"}`, false, "", `printed "decision" 2 times`},
+		{"an allow, then a value no guard writes", `{"decision":"allow","decision":"maybe"}`, false, "", `"maybe" is not a decision`},
 		{"a block", `{"decision":"block","reason":"no rm"}`, true, "no rm", ""},
 		{"an allow", `{"decision":"allow"}`, false, "", ""},
 		{"approve", `{"decision":"approve"}`, false, "", ""},
@@ -112,18 +137,20 @@ func TestCommandLongReasonIsCutWithAMarker(t *testing.T) {
 	assert.Equal(t, strings.Repeat("a", 10_000), res.Text)
 }
 
-// A trust guard is read the same way: what it cannot have meant as an
-// allow denies, whatever its policy.
+// A trust guard is read the same way: what evidently refuses denies,
+// whatever its policy; other output that cannot be read follows it.
 func TestCommandTrustOutputIsReadExactly(t *testing.T) {
 	for out, want := range map[string]hooks.TrustDecision{
-		`{"decision":"deny"}`:                     hooks.Untrusted,
-		`{"decision":"block","Decision":"allow"}`: hooks.Untrusted,
-		`{"decison":"block"}`:                     hooks.Untrusted,
-		`{"decision": block`:                      hooks.Untrusted,
-		`{"decision":"allow","decision":"block"}`: hooks.Untrusted,
-		`{"decision":"allow"}`:                    hooks.Ask,
-		`{"decision":"allow","Decision":"block"}`: hooks.Ask, // as JSON.parse reads it, with a diagnostic
-		``: hooks.Ask,
+		`{"decision":"deny"}`:                       hooks.Untrusted,
+		`{"decision":"block","Decision":"allow"}`:   hooks.Untrusted,
+		`{"decison":"block"}`:                       hooks.Untrusted,
+		`{"decision": block`:                        hooks.Untrusted,
+		`{"decision":"allow","decision":"block"}`:   hooks.Untrusted,
+		`{"decision":"allow"}`:                      hooks.Ask,
+		`{"decision":"allow","Decision":"block"}`:   hooks.Untrusted, // evidently a refusal, in another case
+		`{"decision":"allow"`:                       hooks.Ask,       // malformed, no refusal: the policy's (fail open), with a diagnostic
+		`{"decision":"maybe"}`:                      hooks.Ask,
+		``:                                          hooks.Ask,
 		`{"decision":"block","reason":"untrusted"}`: hooks.Untrusted,
 		// Past the cap, even an allow cannot be read whole: a repeated key
 		// after the cut could change it.
@@ -163,14 +190,21 @@ func TestAdvisoryOutputPastTheCapIsLoggedAndCut(t *testing.T) {
 	assert.Contains(t, rec.diagnostics()[0].Err.Error(), "the log has its first 256 KiB")
 }
 
-// Output that cannot be read as a decision (malformed, or past the cap)
-// refuses the call under either policy: a guard's output is often built
-// from the call (a reason quoting the command), so the model can make it
-// unreadable, and that must not let the call through.
-func TestCommandOutputThatCannotBeReadRefuses(t *testing.T) {
-	for name, tc := range map[string]struct{ script, want string }{
-		"malformed json": {"malformed.sh", "printed malformed JSON"},
-		"over the cap":   {"flood.sh", "more than the 256 KiB a decision may take"},
+// Output past the cap refuses the call under either policy: a guard's
+// output is often built from the call (a reason quoting the command), so
+// the model chooses its size. Malformed output that says refuse
+// (malformed.sh prints {"decision": block) refuses under either policy
+// too; malformed output that does not follows the policy (seed 004): a
+// diagnostic and the call goes on, or refused under failClosed.
+func TestCommandOutputThatCannotBeReadRefusesOrFollowsThePolicy(t *testing.T) {
+	for name, tc := range map[string]struct {
+		script, want string
+		refusedOpen  bool
+		reason       string
+	}{
+		"over the cap":              {"flood.sh", "more than the 256 KiB a decision may take", true, "Tool call blocked: hook pre_tool_call#0 failed: "},
+		"malformed, with a refusal": {"malformed.sh", "printed malformed JSON", true, "refused by hook pre_tool_call#0"},
+		"malformed, without":        {"garbled.sh", "printed malformed JSON", false, "Tool call blocked: hook pre_tool_call#0 failed: "},
 	} {
 		t.Run(name, func(t *testing.T) {
 			for _, failClosed := range []bool{false, true} {
@@ -178,12 +212,15 @@ func TestCommandOutputThatCannotBeReadRefuses(t *testing.T) {
 				run := start(t, &rec, commandHooks(t, with(entry("pre_tool_call", script(t, tc.script)), "failClosed", failClosed))...)
 				res, err := run.CallTool(bg, shellCall("ls"), echoTool(&rec))
 				require.NoError(t, err)
-				assert.True(t, res.IsError, "failClosed %v", failClosed)
-				assert.True(t, strings.HasPrefix(res.Text, "Tool call blocked: hook pre_tool_call#0 failed: "), res.Text)
-				assert.Contains(t, res.Text, tc.want)
-				assert.Empty(t, rec.got(), "the tool did not run")
+				refused := tc.refusedOpen || failClosed
+				assert.Equal(t, refused, res.IsError, "failClosed %v: %s", failClosed, res.Text)
+				assert.Equal(t, refused, len(rec.got()) == 0, "failClosed %v: the tool ran", failClosed)
+				if refused {
+					assert.True(t, strings.HasPrefix(res.Text, tc.reason), res.Text)
+				}
 				require.Len(t, rec.diagnostics(), 1)
 				assert.Contains(t, rec.diagnostics()[0].Err.Error(), tc.script)
+				assert.Contains(t, rec.diagnostics()[0].Err.Error(), tc.want)
 			}
 		})
 	}

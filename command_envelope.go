@@ -2,6 +2,9 @@ package hooks
 
 import (
 	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
 	"unicode/utf8"
 )
 
@@ -67,4 +70,29 @@ func exactStrings(e *envelope) error {
 		}
 	}
 	return nil
+}
+
+// environ is the command's environment: env, sorted, or the process's.
+func environ(env map[string]string) []string {
+	if env == nil {
+		return os.Environ()
+	}
+	out := make([]string, 0, len(env))
+	for k, v := range env {
+		out = append(out, k+"="+v)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// canonical is the project path as trust keys it: absolute, clean, with
+// symbolic links resolved when it exists.
+func canonical(path string) string {
+	if abs, err := filepath.Abs(path); err == nil {
+		path = abs
+	}
+	if real, err := filepath.EvalSymlinks(path); err == nil {
+		return real
+	}
+	return filepath.Clean(path)
 }

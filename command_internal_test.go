@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"encoding/json"
+	"strings"
 	"testing"
 	"time"
 
@@ -49,4 +50,26 @@ func BenchmarkDecisionReadExact(b *testing.B) {
 			b.Fatal(v)
 		}
 	}
+}
+
+// Looking for a refusal in malformed output reads it once: 256 KiB of
+// the shapes that would make a naive scan quadratic (keys without values,
+// colons, escapes, one long word, deep nesting) each take one pass.
+func TestEvidentRefusalScanIsLinear(t *testing.T) {
+	const n = MaxCommandOutput
+	for name, out := range map[string]string{
+		"keys":       strings.Repeat(`"decisio":`, n/10),
+		"colons":     strings.Repeat(`a:`, n/2),
+		"escapes":    strings.Repeat(`\u0064`, n/6),
+		"a long key": strings.Repeat("d", n) + `:"block"`,
+		"quotes":     strings.Repeat(`"`, n),
+		"nesting":    strings.Repeat(`{"a":`, n/5),
+	} {
+		_, ok := evidentInText([]byte(out))
+		assert.False(t, ok, name)
+		reasonInText([]byte(strings.ReplaceAll(out, "decisio", "reason")))
+	}
+	deep := strings.Repeat(`[`, 5_000) + strings.Repeat(`]`, 5_000)
+	_, ok := evidentInJSON([]byte(`{"a":` + deep + `,"decision":"deny"}`))
+	assert.True(t, ok, "a refusal after a deep value")
 }

@@ -11,12 +11,14 @@ import (
 
 // takes reports whether hd runs for this event: its matcher takes one of
 // subjects (nil: the event has no matcher), its "if" rule takes the tool
-// call (tool events; args nil elsewhere), the same handler has not run
-// for this event already (inv names the event's occurrence; see
-// set.firstOf), and, for a "once" handler, it has not run in this run
-// yet, which taking it now records.
+// call (tool events; args nil elsewhere), for a "once" handler it has not
+// run in this run yet, and the same handler has not run for this event
+// already (inv names the event's occurrence and its input; see
+// set.firstOf). The once check comes first: a once copy that does not
+// run leaves no record, so it never stands in for an identical copy of
+// another set that runs on every call.
 func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]any, subjects ...string) bool {
-	if subjects != nil && !hd.matcher.matches(subjects...) {
+	if subjects != nil && !hd.matcher.matches(subjects...) && (!toolEvents[h.event] || !hd.matcher.takesFolded(c, subjects...)) {
 		return false
 	}
 	if hd.rule != nil {
@@ -28,21 +30,20 @@ func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]
 			return false
 		}
 	}
-	if !h.set.firstOf(c, h.event+"\x00"+inv+"\x00"+hd.key()) {
-		return false
-	}
-	if !hd.once {
-		return true
-	}
-	first := false
-	h.set.update(c, func(st *runState) {
-		fired := strings.Split(st.Fired, "\n")
-		if !slices.Contains(fired, hd.where) {
-			first = true
-			st.Fired = strings.TrimPrefix(st.Fired+"\n"+hd.where, "\n")
+	if hd.once {
+		first := false
+		h.set.update(c, func(st *runState) {
+			fired := strings.Split(st.Fired, "\n")
+			if !slices.Contains(fired, hd.where) {
+				first = true
+				st.Fired = strings.TrimPrefix(st.Fired+"\n"+hd.where, "\n")
+			}
+		})
+		if !first {
+			return false
 		}
-	})
-	return first
+	}
+	return h.set.firstOf(c, h.event+"\x00"+inv+"\x00"+hd.key())
 }
 
 // background is a run's async handlers, in one settings set: they run

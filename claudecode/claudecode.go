@@ -58,8 +58,11 @@ func (f optionFunc) apply(o *options) { f(o) }
 // "Bash"), so that scripts written for Claude Code see the names they test
 // for: tool_name on stdin is the Claude name. A matcher matches a call when
 // it matches either name, so settings may name the host's tools too. A
-// tool missing from the map keeps its own name. An empty name on either
-// side is an error of Hooks.
+// tool missing from the map keeps its own name. A key in another case
+// than the host's tool ("Shell" for "shell") maps it, with a diagnostic;
+// a key that is no tool of the run is diagnosed at the first model
+// request that lists the tools (see CheckToolNames). An empty name on
+// either side is an error of Hooks.
 func ToolNames(names map[string]string) Option {
 	return optionFunc(func(o *options) {
 		o.toClaude = make(map[string]string, len(names))
@@ -162,11 +165,12 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	if o.diagnostics == nil {
 		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
 	}
-	events, err := parseSettings(settings, o.diagnostics, o.model)
+	events, err := parseSettings(settings, o.diagnostics, o.model, o.toClaude)
 	if err != nil {
 		return nil, err
 	}
 	s := &set{opts: o, hasStop: len(events["Stop"]) > 0}
+	s.matchers = s.toolMatchers(events)
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {

@@ -1,6 +1,8 @@
 package claudecode
 
 import (
+	"fmt"
+	"sort"
 	"strings"
 	"sync"
 
@@ -27,15 +29,27 @@ type ran struct {
 	sets map[*set]bool     // the sets taking part
 }
 
-// key is what makes two handlers the same: their type and what they run.
+// key is what makes two handlers the same: their type and what they run,
+// and what they can decide. A copy that cannot decide as this one does
+// must not stand in for it: an async copy decides nothing, a fail-open
+// copy that fails lets the call through where a failClosed one refuses,
+// and a shorter timeout fails where a longer one decides. So the failure
+// policy, async and the timeout are part of the key; "once" is not, since
+// a once copy records only when it actually runs (see hook.takes).
 func (h *handler) key() string {
+	power := fmt.Sprintf("\x00failClosed=%t\x00async=%t\x00timeout=%d", h.failClosed, h.async, h.timeout)
 	if h.http != nil {
-		return "http\x00" + h.http.url
+		headers := make([]string, 0, len(h.http.headers))
+		for k, v := range h.http.headers {
+			headers = append(headers, k+"="+v)
+		}
+		sort.Strings(headers)
+		return "http\x00" + h.http.url + "\x00" + strings.Join(headers, "\x00") + "\x00" + strings.Join(h.http.allowed, "\x00") + power
 	}
 	if h.prompt != nil {
-		return "prompt\x00" + h.prompt.model + "\x00" + h.prompt.text
+		return "prompt\x00" + h.prompt.model + "\x00" + h.prompt.text + power
 	}
-	return "command\x00" + strings.Join(h.argv, "\x00")
+	return "command\x00" + strings.Join(h.argv, "\x00") + power
 }
 
 // join records that s takes part in the run, so that the sets before it

@@ -101,6 +101,7 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 // SessionStart's context, runs UserPromptSubmit handlers on a user's
 // turn, and lets Stop know that a user's turn began.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	h.set.checkTools(c, req.Tools)
 	if h.first {
 		h.set.fromRequest(c, req)
 	}
@@ -164,7 +165,7 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 	var added []string
 	suppress := ""
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil) {
+		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls(), "\x00", prompt), nil) {
 			continue
 		}
 		in := input{HookEventName: h.event, Prompt: &prompt}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -88,8 +89,9 @@ func (e *settingsError) Error() string {
 
 // loader reads one settings file and reports what it skips.
 type loader struct {
-	diag  func(hooks.Diagnostic)
-	model hooks.ModelFunc // for "prompt" handlers; nil: they are skipped
+	diag   func(hooks.Diagnostic)
+	mapped []string        // the names of ToolNames, both sides, for the did-you-mean of a matcher
+	model  hooks.ModelFunc // for "prompt" handlers; nil: they are skipped
 }
 
 // skip reports something the file holds that does not run, at path.
@@ -151,8 +153,12 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 
 // parseSettings decodes the handlers of each event this library runs, and
 // diagnoses what it skips.
-func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc) (map[string][]*handler, error) {
+func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc, toClaude map[string]string) (map[string][]*handler, error) {
 	l := loader{diag: diag, model: model}
+	for host, claude := range toClaude {
+		l.mapped = append(l.mapped, host, claude)
+	}
+	slices.Sort(l.mapped)
 	events, err := l.hooksObject(settings)
 	if err != nil {
 		return nil, err
@@ -202,6 +208,10 @@ func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error)
 	m, err := compileMatcher(text)
 	if err != nil {
 		return nil, &settingsError{path: path + ".matcher", msg: err.Error()}
+	}
+	m.src, m.path, m.note = text, path+".matcher", &matchNote{}
+	if toolEvents[ev] {
+		l.loadNames(m.path, m)
 	}
 	var out []*handler
 	for j, hraw := range g.Hooks {

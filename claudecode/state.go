@@ -3,7 +3,9 @@ package claudecode
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/rienda/hooks"
 )
@@ -14,7 +16,12 @@ import (
 type set struct {
 	opts    options
 	hasStop bool
-	fired   map[string][]*handler // the handlers of the events a host fires (Fire), by event
+	// matchers are the set's tool events' matchers, and toolsChecked
+	// whether they were checked against a run's tools (names.go).
+	matchers     []matcher
+	toolsChecked atomic.Bool
+	foldNoted    atomic.Bool           // a ToolNames key mapped a tool only with case set aside, and said so
+	fired        map[string][]*handler // the handlers of the events a host fires (Fire), by event
 	// notes holds, by run id, the model call a Stop hook last sent the
 	// run on at, from the Stop's AfterModelResponse to the
 	// UserPromptSubmit's, which runs after it in the same walk (reverse
@@ -114,12 +121,34 @@ func save(c *hooks.Context, st runState) {
 	c.SetState(st)
 }
 
-// claudeName is the Claude Code name of a host tool.
+// claudeName is the Claude Code name of a host tool. A ToolNames key in
+// another case than the host's tool ("Shell" for "shell") maps it, as
+// meant, when every such key maps to the same name (see names.go: the
+// run says so).
 func (s *set) claudeName(host string) string {
 	if name, ok := s.opts.toClaude[host]; ok {
 		return name
 	}
+	if name, _, ok := s.foldedName(host); ok {
+		return name
+	}
 	return host
+}
+
+// foldedName is the Claude Code name the ToolNames keys equal to host
+// once case is set aside give it, and one such key; ok only when there
+// is at least one and they agree.
+func (s *set) foldedName(host string) (name, key string, ok bool) {
+	for k, v := range s.opts.toClaude {
+		if !strings.EqualFold(k, host) {
+			continue
+		}
+		if ok && v != name {
+			return "", "", false
+		}
+		name, key, ok = v, k, true
+	}
+	return name, key, ok
 }
 
 // userTurn reports whether req is a user's turn: its last message is the

@@ -30,12 +30,13 @@ func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error
 // it printed too much refuses the call, as a failClosed handler's failure
 // does (hooks.FailClosed).
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	h.set.noteToolName(c, call.Name)
 	name := h.set.claudeName(call.Name)
 	args, rewritten := call.Arguments, false
 	var asks, added []string
 	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, callKey(c, call), args, name, call.Name) {
+		if !h.takes(c, hd, callKey(c, call, args), args, name, call.Name) {
 			continue
 		}
 		var r result
@@ -84,12 +85,13 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 	return nil, nil
 }
 
-// callKey names one tool call of a run, for deduplication (see
-// set.firstOf): its id, name and arguments, at the model call that asked
-// for it.
-func callKey(c *hooks.Context, call hooks.ToolCall) string {
-	args, _ := encodeArguments(call.Arguments)
-	return fmt.Sprintf("tool:%d/%s/%s/%s", c.ModelCalls(), call.ID, call.Name, args)
+// callKey names one tool call of a run as a handler sees it, for
+// deduplication (see set.firstOf): its id, name and the arguments the
+// handler is sent (args: rewritten by the handlers before it), at the
+// model call that asked for it.
+func callKey(c *hooks.Context, call hooks.ToolCall, args map[string]any) string {
+	text, _ := encodeArguments(args)
+	return fmt.Sprintf("tool:%d/%s/%s/%s", c.ModelCalls(), call.ID, call.Name, text)
 }
 
 // askEnd keeps an end a handler asked for ("continue": false) in the
@@ -152,7 +154,7 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 	}
 	name, changed := h.set.claudeName(call.Name), false
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, callKey(c, call), call.Arguments, name, call.Name) {
+		if !h.takes(c, hd, callKey(c, call, call.Arguments), call.Arguments, name, call.Name) {
 			continue
 		}
 		in, err := h.toolInput(call, call.Arguments)

@@ -67,7 +67,7 @@ func (h *hook) beforeTool(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCal
 	name := h.set.geminiName(call.Name)
 	args, err := argumentsJSON(call.Arguments)
 	if err != nil {
-		if hs, _ := h.plan(name, call.Name); len(hs) > 0 {
+		if hs, _ := h.plan(c, name, call.Name); len(hs) > 0 {
 			return nil, hooks.FailClosed(err)
 		}
 		return nil, nil

@@ -24,6 +24,7 @@ package geminicli
 import (
 	"fmt"
 	"log/slog"
+	"slices"
 	"time"
 
 	"github.com/rienda/hooks"
@@ -155,23 +156,11 @@ func AfterAgentRetries(n int) Option {
 // AfterAgent's turn) is each hook's hooks.Context state, so Run.Snapshot
 // carries it and Chain.Resume and Chain.Rehydrate restore it.
 func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
-	o := options{prefix: "gemini:", retries: DefaultAfterAgentRetries}
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&o)
-		}
-	}
-	if o.bad != nil {
-		return nil, o.bad
-	}
-	if o.diagnostics == nil {
-		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
-	}
-	events, err := parseSettings(settings, o.diagnostics)
+	s, events, err := loadSet(settings, opts...)
 	if err != nil {
 		return nil, err
 	}
-	s := &set{opts: o}
+	o := s.opts
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {
@@ -179,6 +168,37 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 		}
 	}
 	return out, nil
+}
+
+// loadSet reads the options and the settings: the set the hooks share,
+// and the handlers of each event.
+func loadSet(settings []byte, opts ...Option) (*set, map[string][]*handler, error) {
+	o := options{prefix: "gemini:", retries: DefaultAfterAgentRetries}
+	for _, opt := range opts {
+		if opt != nil {
+			opt.apply(&o)
+		}
+	}
+	if o.bad != nil {
+		return nil, nil, o.bad
+	}
+	if o.diagnostics == nil {
+		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
+	}
+	events, err := parseSettings(settings, o.diagnostics)
+	if err != nil {
+		return nil, nil, err
+	}
+	s := &set{opts: o, matchers: toolMatchers(events)}
+	var mapped []string
+	for host, gemini := range o.toGemini {
+		mapped = append(mapped, host, gemini)
+	}
+	slices.Sort(mapped)
+	loadNames(s.matchers, mapped, func(format string, args ...any) {
+		o.diagnostics(hooks.Diagnostic{Err: fmt.Errorf("geminicli: Gemini CLI settings: "+format, args...)})
+	})
+	return s, events, nil
 }
 
 // The Gemini CLI events this library runs.

@@ -2,6 +2,7 @@ package geminicli
 
 import (
 	"sync"
+	"sync/atomic"
 
 	"github.com/rienda/hooks"
 )
@@ -11,8 +12,13 @@ import (
 // Everything a run must keep across points is in each hook's run state
 // (runState), never here.
 type set struct {
-	opts      options
-	rewritten sync.Map // rewriteKey -> struct{}: calls whose arguments a BeforeTool hook replaced
+	opts options
+	// matchers are the set's BeforeTool and AfterTool matchers, and
+	// toolsChecked whether they were checked against a run's tools
+	// (names.go).
+	matchers     []matcher
+	toolsChecked atomic.Bool
+	rewritten    sync.Map // rewriteKey -> struct{}: calls whose arguments a BeforeTool hook replaced
 }
 
 // rewriteKey names one tool call of one run.
@@ -91,6 +97,7 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 // BeforeModelRequest ends the run when a tool event asked to ("continue":
 // false), then runs the event's part of a model request.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	h.set.checkTools(c, req.Tools)
 	st := load(c)
 	if st.End != nil {
 		end := *st.End

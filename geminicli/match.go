@@ -20,6 +20,9 @@ const matchTimeout = 100 * time.Millisecond
 // trimmed) match everything.
 type matcher struct {
 	all   bool
+	src   string     // as written, spaces trimmed
+	path  string     // "hooks.BeforeTool[0].matcher", for messages
+	note  *matchNote // what it has said (names.go), shared by the group's handlers
 	exact string
 	re    *regexp2.Regexp
 }

@@ -12,12 +12,13 @@ import (
 // Gemini CLI's planner chooses them: those whose matcher takes one of
 // subjects, each command (name and command) once, and whether they run
 // one after another (any of their groups says "sequential": true).
-func (h *hook) plan(subjects ...string) ([]*handler, bool) {
+func (h *hook) plan(c *hooks.Context, subjects ...string) ([]*handler, bool) {
 	var out []*handler
 	seen := map[string]bool{}
 	sequential := false
+	tool := h.event == evBeforeTool || h.event == evAfterTool
 	for _, hd := range h.handlers {
-		if !hd.matcher.matches(subjects...) || seen[hd.key] {
+		if seen[hd.key] || !hd.matcher.matches(subjects...) && (!tool || !hd.matcher.takesFolded(c, subjects...)) {
 			continue
 		}
 		seen[hd.key] = true
@@ -179,7 +180,7 @@ func overlay(dst *specific, src specific, withClear bool) {
 // fire runs the event's handlers for subjects with in, diagnoses what
 // they printed, and returns the results. The error is a cancellation.
 func (h *hook) fire(c *hooks.Context, in input, fold func(*input, *output), subjects ...string) ([]result, error) {
-	hs, sequential := h.plan(subjects...)
+	hs, sequential := h.plan(c, subjects...)
 	if len(hs) == 0 {
 		return nil, nil
 	}

@@ -163,10 +163,17 @@ func (o *output) additionalContext() string {
 // systemMessage (to Host.Notify, unless suppressOutput), a key that looks
 // like a typo of a key Gemini CLI reads, and a decision it does not know.
 func (h *hook) diagnose(c *hooks.Context, results []result) {
+	var failed []string
 	for _, r := range results {
+		if r.err != nil || r.code != 0 {
+			failed = append(failed, r.h.displayName())
+		}
 		if r.err != nil {
 			c.Diagnose(r.err)
 			continue
+		}
+		if r.code != 0 {
+			c.Diagnose(r.exitFailure(h.event))
 		}
 		if r.out == nil {
 			continue
@@ -191,6 +198,36 @@ func (h *hook) diagnose(c *hooks.Context, results []result) {
 			c.Diagnose(fmt.Errorf("the Gemini CLI hook %s printed the decision %q%s, which Gemini CLI reads as no decision", r.h.where, d, note))
 		}
 	}
+	if len(failed) > 0 {
+		// What Gemini CLI shows the user when hooks fail (a warning in its
+		// feedback area), whatever they decided.
+		c.Notify(hooks.Notice{Title: "Gemini CLI hooks",
+			Body: fmt.Sprintf("Hook(s) [%s] failed for event %s.", strings.Join(failed, ", "), h.event)})
+	}
+}
+
+// exitFailure is the diagnostic of a handler that exited non-zero: Gemini
+// CLI reports it as failed, whatever its output decided (exit 2 denies,
+// exit 1 warns).
+func (r *result) exitFailure(event string) error {
+	what := fmt.Sprintf("exit status %d", r.code)
+	if r.stderr != "" {
+		what += ": " + r.stderr
+	}
+	then := "its output was read as Gemini CLI reads it"
+	if r.code == 2 {
+		then = "exit 2 denies (Gemini CLI's blocking error)"
+	}
+	return fmt.Errorf("the Gemini CLI hook %s (%q) failed for event %s: %s; %s", r.h.where, r.h.command, event, what, then)
+}
+
+// displayName is the handler's name as Gemini CLI shows it: its "name",
+// or its command.
+func (h *handler) displayName() string {
+	if name, _, _ := strings.Cut(h.key, ":"); name != "" {
+		return name
+	}
+	return h.command
 }
 
 // containsString reports whether list holds s.

@@ -42,6 +42,8 @@ type result struct {
 	h       *handler
 	out     *output  // the output as Gemini CLI's runner reads it; nil: none
 	success bool     // exit 0: the output feeds the next handler of a sequential plan
+	code    int      // the exit status; not 0: Gemini CLI reports the hook as failed
+	stderr  string   // the end of stderr of a non-zero exit
 	tooBig  bool     // stdout passed MaxOutput: its decision cannot be read
 	unknown []string // output keys no field took (typos are diagnosed)
 	err     error    // the handler failed (timeout, start, escape): a diagnostic
@@ -110,7 +112,9 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 		if code < 0 {
 			code = 0 // killed by a signal of its own: Node reports no code, and the runner reads it as 0
 		}
-		return h.read(out, stderrOf(err, exit), code), nil
+		r := h.read(out, stderrOf(err, exit), code)
+		r.code, r.stderr = exit.ExitCode(), stderrOf(err, exit)
+		return r, nil
 	}
 	return result{h: h, err: &failure{h.where, h.command, err}}, nil
 }

@@ -83,6 +83,7 @@ func hooksObject(settings []byte, diag loadDiag) (map[string]json.RawMessage, []
 		}
 		return nil, nil, &settingsError{msg: msg}
 	}
+	topLevelKeys(top, diag)
 	var cfg hooksConfig
 	if raw, ok := top["hooksConfig"]; ok {
 		unknown, err := exactjson.Unmarshal(raw, &cfg)
@@ -101,9 +102,6 @@ func hooksObject(settings []byte, diag loadDiag) (map[string]json.RawMessage, []
 				return top, cfg.Disabled, nil
 			}
 		}
-		if close, ok := suggest.Closest("hooks", slices.Collect(maps.Keys(top))); ok {
-			diag("%q: not read; did you mean \"hooks\"?", close)
-		}
 		return nil, nil, nil
 	}
 	var events map[string]json.RawMessage
@@ -111,6 +109,29 @@ func hooksObject(settings []byte, diag loadDiag) (map[string]json.RawMessage, []
 		return nil, nil, &settingsError{path: "hooks", msg: "must be an object of events ({\"BeforeTool\": [...]})"}
 	}
 	return events, cfg.Disabled, nil
+}
+
+// topLevelKeys diagnoses the top-level keys of settings.json that look
+// like the ones Gemini CLI reads for hooks but are not ("hookConfig",
+// "HooksConfig", "hook"): Gemini CLI does not read them, and neither does
+// this library, so a switch the user believes is set says it is not.
+// tools.enableHooks, the switch of older Gemini CLI releases, is not read
+// either: false says so.
+func topLevelKeys(top map[string]json.RawMessage, diag loadDiag) {
+	for _, k := range slices.Sorted(maps.Keys(top)) {
+		if k == "hooks" || k == "hooksConfig" {
+			continue
+		}
+		if close, ok := suggest.Closest(k, []string{"hooks", "hooksConfig"}); ok {
+			diag("%q: not read; did you mean %q? (Gemini CLI reads hooks from \"hooks\" and their switches from \"hooksConfig\")", k, close)
+		}
+	}
+	var tools struct {
+		EnableHooks *bool `json:"enableHooks"`
+	}
+	if raw, ok := top["tools"]; ok && json.Unmarshal(raw, &tools) == nil && tools.EnableHooks != nil && !*tools.EnableHooks {
+		diag("tools.enableHooks: false is not read (the switch of older Gemini CLI releases): the hooks run; set \"hooksConfig\": {\"enabled\": false} to turn them off")
+	}
 }
 
 // parseSettings decodes the handlers of each event this library runs,
@@ -194,6 +215,10 @@ func parseGroup(ev string, i int, raw json.RawMessage, diag loadDiag) ([]*handle
 		return nil, &settingsError{path: path + ".hooks", msg: "missing: a hook definition needs a list of hooks"}
 	}
 	m, note := compileMatcher(ev, g.Matcher)
+	if g.Matcher != nil {
+		m.src = strings.TrimSpace(*g.Matcher)
+	}
+	m.path, m.note = path+".matcher", &matchNote{}
 	if note != "" {
 		diag("%s.matcher: %s", path, note)
 	}

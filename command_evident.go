@@ -1,0 +1,301 @@
+package hooks
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/rienda/hooks/internal/suggest"
+)
+
+// A guard's output that cannot be read as a decision follows the hook's
+// policy (seed 004: fail open unless failClosed), except when it evidently
+// says refuse: a guard's output is often built from the call (a reason
+// quoting the command), so the model can break its JSON with a quote, and
+// that must not turn the guard's refusal into an allow. "Evidently" is a
+// decision key, or a key within a typo of it, in any case, holding a
+// refusal word or a typo of one ("decision": "block", 'Decision': 'deny',
+// decison=blok), or a refusal key holding true ("block": true) or an
+// allow key holding false ("allow": false), anywhere in the output.
+
+// decisionKeyNames are the keys that hold a decision in the dialects the
+// library reads (command hooks, Claude Code's permissionDecision and
+// behavior), folded (lower case, without "_", "-" and spaces).
+var decisionKeyNames = []string{"decision", "permissiondecision", "behavior", "behaviour"}
+
+// allowKeyNames are keys whose false is a refusal ({"allow": false}, the
+// JS hooks' shape), folded.
+var allowKeyNames = map[string]bool{"allow": true, "allowed": true, "approve": true, "approved": true,
+	"permit": true, "permitted": true}
+
+// refusalList is refusalWords as a list, for suggest.
+var refusalList = func() []string {
+	var out []string
+	for w := range refusalWords {
+		out = append(out, w)
+	}
+	return out
+}()
+
+// foldDecisionKey is a key as evidentPair compares it.
+func foldDecisionKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		switch r {
+		case '_', '-', ' ':
+			return -1
+		}
+		return r
+	}, strings.ToLower(k))
+}
+
+// isDecisionKey reports whether k is a decision key, or within a typo of
+// one, in any case.
+func isDecisionKey(k string) bool {
+	if len(k) > maxEvidentWord || len(k) < 6 {
+		return false // no decision key, or a typo of one, is that long or that short ("decision" less two)
+	}
+	f := foldDecisionKey(k)
+	for _, d := range decisionKeyNames {
+		if f == d {
+			return true
+		}
+	}
+	_, ok := suggest.Closest(f, decisionKeyNames)
+	return ok
+}
+
+// isRefusal reports whether a decision's value is a refusal word, or
+// within a typo of one, in any case, read from its first word ("deny: no
+// rm" and "BLOCK." refuse).
+func isRefusal(v string) bool {
+	w := firstWord(v)
+	if len(w) < 3 || len(w) > maxEvidentWord { // "deny" less one
+		return false
+	}
+	if refusalWords[w] {
+		return true
+	}
+	_, ok := suggest.Closest(w, refusalList)
+	return ok
+}
+
+// firstWord is the first run of letters of v, in lower case, past any
+// leading spaces and punctuation.
+func firstWord(v string) string {
+	start := strings.IndexFunc(v, isASCIILetter)
+	if start < 0 || start > 16 {
+		return ""
+	}
+	v = v[start:]
+	end := strings.IndexFunc(v, func(r rune) bool { return !isASCIILetter(r) })
+	if end < 0 {
+		end = len(v)
+	}
+	return strings.ToLower(v[:end])
+}
+
+func isASCIILetter(r rune) bool { return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' }
+
+// evidentPair reports whether key holding value evidently refuses, and
+// says how. value is a string, a bool, or anything else (never).
+func evidentPair(key string, value any) (string, bool) {
+	switch v := value.(type) {
+	case string:
+		if isDecisionKey(key) && isRefusal(v) {
+			return fmt.Sprintf("%q: %q", key, v), true
+		}
+		if f := foldDecisionKey(key); refusalWords[f] || allowKeyNames[f] {
+			if b, err := strconv.ParseBool(v); err == nil {
+				return evidentPair(key, b)
+			}
+		}
+	case bool:
+		f := foldDecisionKey(key)
+		if v && refusalWords[f] || !v && allowKeyNames[f] {
+			return fmt.Sprintf("%q: %t", key, v), true
+		}
+	}
+	return "", false
+}
+
+// maxEvidentWord is the longest word read as a decision key or a
+// refusal: longer ones are neither, and are not compared.
+const maxEvidentWord = 40
+
+// maxEvidentDepth bounds how deep evidentInJSON looks: deeper values are
+// skipped whole (a guard's decision is never that deep).
+const maxEvidentDepth = 32
+
+// evidentInJSON looks for an evident refusal in valid JSON: every key of
+// every object, repeated keys included, as decoded (escapes read).
+func evidentInJSON(data []byte) (string, bool) {
+	dec := json.NewDecoder(bytes.NewReader(data))
+	var found string
+	_, _ = walkJSON(dec, 0, func(key string, value any) {
+		if found == "" {
+			found, _ = evidentPair(key, value)
+		}
+	})
+	return found, found != ""
+}
+
+// walkJSON reads one value from dec, calling visit with each object key
+// and its value (nil for an object or an array, which it walks); it
+// returns a scalar's value.
+func walkJSON(dec *json.Decoder, depth int, visit func(string, any)) (any, error) {
+	if depth > maxEvidentDepth {
+		var skip json.RawMessage
+		return nil, dec.Decode(&skip)
+	}
+	tok, err := dec.Token()
+	if err != nil {
+		return nil, err
+	}
+	switch tok {
+	case json.Delim('{'):
+		for dec.More() {
+			kt, err := dec.Token()
+			if err != nil {
+				return nil, err
+			}
+			value, err := walkJSON(dec, depth+1, visit)
+			if err != nil {
+				return nil, err
+			}
+			key, _ := kt.(string)
+			visit(key, value)
+		}
+		_, err = dec.Token()
+		return nil, err
+	case json.Delim('['):
+		for dec.More() {
+			if _, err := walkJSON(dec, depth+1, visit); err != nil {
+				return nil, err
+			}
+		}
+		_, err = dec.Token()
+		return nil, err
+	}
+	return tok, nil
+}
+
+// evidentInText looks for an evident refusal in output that is not JSON:
+// a word, then only quotes, spaces, backslashes and a ':' or '=', then a
+// word, as in "decision": "block", 'decision': 'deny', decision=block, or
+// \"decision\":\"block\" (JSON inside a string). \u escapes of ASCII
+// letters are read first. It reads the text once, in linear time.
+func evidentInText(out []byte) (string, bool) {
+	text := unescapeLetters(out)
+	var prev string // the last word, when only separators followed it
+	sawColon := false
+	seen := map[string]bool{} // the pairs read already: a repeated pair is not compared again
+	for i := 0; i < len(text); {
+		c := text[i]
+		if isWordByte(c) {
+			j := i
+			for j < len(text) && isWordByte(text[j]) {
+				j++
+			}
+			word := string(text[i:j])
+			if pair := prev + ":" + word; prev != "" && sawColon && !seen[pair] {
+				if what, ok := evidentPair(prev, word); ok {
+					return what, true
+				}
+				if len(seen) < 1024 {
+					seen[pair] = true
+				}
+			}
+			prev, sawColon, i = word, false, j
+			continue
+		}
+		switch c {
+		case ':', '=':
+			if sawColon {
+				prev = "" // "a::b" is not a key and its value
+			}
+			sawColon = true
+		case ' ', '\t', '\r', '\n', '"', '\'', '`', '\\':
+		default:
+			prev, sawColon = "", false
+		}
+		i++
+	}
+	return "", false
+}
+
+func isWordByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+// unescapeLetters replaces each \uXXXX escape of an ASCII letter, digit,
+// '_' or '-' by the character, so that "\u0064ecision" reads as decision.
+func unescapeLetters(out []byte) []byte {
+	if !bytes.Contains(out, []byte(`\u`)) {
+		return out
+	}
+	text := make([]byte, 0, len(out))
+	for i := 0; i < len(out); i++ {
+		if out[i] == '\\' && i+5 < len(out) && out[i+1] == 'u' {
+			if n, err := strconv.ParseUint(string(out[i+2:i+6]), 16, 16); err == nil && n < utf8.RuneSelf && isWordByte(byte(n)) {
+				text = append(text, byte(n))
+				i += 5
+				continue
+			}
+		}
+		text = append(text, out[i])
+	}
+	return text
+}
+
+// reasonInText is the text of a "reason" key in output that is not JSON,
+// as far as it can be read: the quoted text after reason: up to its
+// closing quote (or the end), its escapes read when they can be.
+func reasonInText(out []byte) string {
+	for rest := out; ; {
+		at := bytes.Index(rest, []byte("reason"))
+		if at < 0 {
+			return ""
+		}
+		after := bytes.TrimLeft(rest[at+len("reason"):], "\"' \t\r\n")
+		rest = rest[at+len("reason"):]
+		if len(after) == 0 || after[0] != ':' {
+			continue
+		}
+		after = bytes.TrimLeft(after[1:], " \t\r\n")
+		if len(after) == 0 || after[0] != '"' && after[0] != '\'' {
+			continue
+		}
+		quote, body := after[0], after[1:]
+		end := len(body)
+		for i := 0; i < len(body); i++ {
+			if body[i] == '\\' {
+				i++
+				continue
+			}
+			if body[i] == quote {
+				end = i
+				break
+			}
+		}
+		raw := body[:end]
+		var s string
+		if quote == '"' && json.Unmarshal(append(append([]byte{'"'}, raw...), '"'), &s) == nil {
+			return s
+		}
+		return strings.ToValidUTF8(string(raw), "\uFFFD")
+	}
+}
+
+// bareRefusal reports whether the whole output is one refusal word (or a
+// typo of one), quoted or not, with trailing punctuation: block, "deny",
+// BLOCKED.
+func bareRefusal(out []byte) (string, bool) {
+	word := strings.TrimRight(strings.Trim(string(out), "\"'` \t\r\n"), ".!")
+	if len(word) > 16 || strings.IndexFunc(word, func(r rune) bool { return !isASCIILetter(r) }) >= 0 {
+		return "", false
+	}
+	return word, isRefusal(word)
+}
