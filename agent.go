@@ -254,8 +254,13 @@ func hookEntries(n *yaml.Node) ([]string, map[int]HookSpec, error) {
 // a typo in it would leave a guard out.
 func hookSpec(item *yaml.Node) (HookSpec, error) {
 	spec := HookSpec{Line: item.Line}
+	seen := map[string]int{}
 	for i := 0; i+1 < len(item.Content); i += 2 {
 		key, value := item.Content[i], item.Content[i+1]
+		if line, dup := seen[key.Value]; dup { // the last would win, silently
+			return spec, agentError(key, "hooks: key %q is set twice in one entry (first on line %d)", key.Value, line)
+		}
+		seen[key.Value] = key.Line
 		switch key.Value {
 		case "prebuilt":
 			if value.Kind != yaml.ScalarNode || value.Tag == "!!null" || value.Value == "" {

@@ -219,6 +219,9 @@ func (l *Loader) prebuilt(spec HookSpec) (Hook, error) {
 		return nil, fmt.Errorf("agent: line %d: hooks entry \"prebuilt: %s\" needs Loader.Prebuilt (set it to prebuilt.FromSpec)", spec.Line, spec.Prebuilt)
 	}
 	h, err := l.Prebuilt(spec.Prebuilt, spec.With)
+	if err != nil && strings.HasPrefix(err.Error(), "prebuilt "+spec.Prebuilt+": ") { // FromSpec names it already
+		return nil, fmt.Errorf("agent: line %d: %w", spec.Line, err)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("agent: line %d: prebuilt %s: %w", spec.Line, spec.Prebuilt, err)
 	}

@@ -56,3 +56,31 @@ func TestAgentFileWithoutPrebuiltSaysWhatToSet(t *testing.T) {
 	require.Error(t, err, "a bad setting is an error naming the line")
 	assert.Contains(t, err.Error(), "line 3")
 }
+
+// An entry that sets prebuilt: or with: twice is an error with the line,
+// as a top-level key is: the last would otherwise win, silently (a limit
+// of 1 becoming 100). A key repeated inside with: is one too.
+func TestAgentFileEntryKeySetTwiceIsAnError(t *testing.T) {
+	for src, want := range map[string]string{
+		"---\nhooks:\n  - prebuilt: toolCallLimit\n    with: {run: 1}\n    with: {run: 100}\n---\n":                              `agent: line 5: hooks: key "with" is set twice in one entry (first on line 4)`,
+		"---\nhooks:\n  - prebuilt: toolCallLimit\n    prebuilt: loopGuard\n---\n":                                               `agent: line 4: hooks: key "prebuilt" is set twice in one entry (first on line 3)`,
+		"---\nhooks:\n  - prebuilt: toolCallLimit\n    with: {run: 1, run: 100}\n---\n":                                          `mapping key "run" already defined at line 4`,
+		"---\nhooks:\n  - prebuilt: budget\n    with:\n      maxTokens: 10\n      prices: {m: {input: 1}, m: {input: 0}}\n---\n": `mapping key "m" already defined at line 6`,
+	} {
+		_, err := hooks.ParseAgent([]byte(src))
+		require.Error(t, err, src)
+		assert.Contains(t, err.Error(), want, src)
+	}
+}
+
+// A price an agent file cannot mean (.nan, .inf, negative) fails the load
+// with the entry's line.
+func TestAgentFileBudgetPriceThatNeverTripsFailsWithTheLine(t *testing.T) {
+	for _, price := range []string{".nan", ".inf", "-.inf", "-1"} {
+		agent, err := hooks.ParseAgent([]byte("---\nname: a\nhooks:\n  - prebuilt: budget\n    with: {maxCost: 1, prices: {m: {input: " + price + ", output: 1}}}\n---\n"))
+		require.NoError(t, err)
+		_, err = (&hooks.Loader{Dir: t.TempDir(), Prebuilt: prebuilt.FromSpec}).LoadAgent(agent)
+		require.Error(t, err, price)
+		assert.Contains(t, err.Error(), `agent: line 4: prebuilt budget: field Prices["m"].Input is`, price)
+	}
+}

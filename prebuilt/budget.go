@@ -1,6 +1,7 @@
 package prebuilt
 
 import (
+	"encoding/json"
 	"fmt"
 	"math"
 	"strings"
@@ -34,6 +35,13 @@ type BudgetConfig struct {
 	// prompt (that call only) ends with what the run has spent of its
 	// budget, so that the model can finish before it is cut off.
 	WarnModel bool
+	// Estimate is what a reply without Usage (every count zero: the host
+	// or provider reported none) counts as. nil: an estimate of about four
+	// bytes a token (the request's system prompt and messages as input,
+	// the reply's text and tool calls as output), said once per run as a
+	// Diagnostic; a func that returns hooks.Usage{} counts such replies as
+	// free. A reply is never free without a word.
+	Estimate func(req hooks.ModelRequest, resp hooks.ModelResponse) hooks.Usage
 }
 
 func (cfg BudgetConfig) check() error {
@@ -51,8 +59,13 @@ func (cfg BudgetConfig) check() error {
 	}
 	for _, k := range sortedKeys(cfg.Prices) {
 		p := cfg.Prices[k]
-		if p.Input < 0 || p.Output < 0 || p.CachedInput < 0 {
-			return fmt.Errorf("field Prices[%q]: a price cannot be negative", k)
+		for _, f := range []struct {
+			name string
+			v    float64
+		}{{"Input", p.Input}, {"Output", p.Output}, {"CachedInput", p.CachedInput}} {
+			if f.v < 0 || math.IsNaN(f.v) || math.IsInf(f.v, 0) {
+				return fmt.Errorf("field Prices[%q].%s is %v: a price is a number, 0 or more (a NaN or infinite price would never trip the budget)", k, f.name, f.v)
+			}
 		}
 	}
 	return nil
@@ -75,7 +88,7 @@ func Budget(cfg BudgetConfig) hooks.Hook {
 		warn = 0.8
 	}
 	h := &budget{name: orName(cfg.Name, "budget"), maxTokens: cfg.MaxTokens, maxCost: cfg.MaxCost, warnAt: warn,
-		warnModel: cfg.WarnModel, prices: make(map[string]Price, len(cfg.Prices))}
+		warnModel: cfg.WarnModel, prices: make(map[string]Price, len(cfg.Prices)), estimate: cfg.Estimate}
 	for k, v := range cfg.Prices {
 		h.prices[k] = v
 	}
@@ -89,6 +102,7 @@ type budget struct {
 	warnAt    float64
 	warnModel bool
 	prices    map[string]Price
+	estimate  func(hooks.ModelRequest, hooks.ModelResponse) hooks.Usage
 	state     keeper[spent]
 }
 
@@ -99,6 +113,9 @@ type spent struct {
 	Warned   bool            `json:"warned,omitempty"`
 	Model    string          `json:"model,omitempty"`    // the model of the call in flight
 	Unpriced map[string]bool `json:"unpriced,omitempty"` // models already reported without a price
+	NoUsage  bool            `json:"noUsage,omitempty"`  // a reply without Usage was reported
+
+	req hooks.ModelRequest // the request in flight, for an estimate; not kept by a snapshot
 }
 
 func (h *budget) Name() string { return h.name }
@@ -114,6 +131,7 @@ func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "Run ended: budget exceeded: " + over + "."}}, nil
 	}
 	s.v.Model = req.Model
+	s.v.req = req
 	if h.warnModel && s.v.Warned {
 		system := req.System + "\n\nBudget: this run has spent " + h.summary(&s.v) + ". Finish the task soon; the run ends when the budget is spent."
 		return &hooks.ModelRequestPatch{System: &system}, nil
@@ -125,6 +143,7 @@ func (h *budget) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.
 	if s, err := h.state.get(c); err == nil {
 		s.mu.Lock()
 		s.v.Model = req.Model
+		s.v.req = req
 		s.mu.Unlock()
 	}
 	return next(c, req)
@@ -135,9 +154,10 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 	if err != nil {
 		return nil, err
 	}
-	u := resp.Usage
 	s.mu.Lock()
-	s.v.Tokens += u.InputTokens + u.OutputTokens
+	u, said := h.usage(c, &s.v, resp)
+	s.v.req = hooks.ModelRequest{} // not kept past its reply
+	s.v.Tokens = addTokens(s.v.Tokens, u.InputTokens, u.OutputTokens)
 	var unpriced string
 	if h.maxCost > 0 {
 		if p, ok := h.price(s.v.Model); ok {
@@ -147,6 +167,9 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 				cachedPrice = p.Input
 			}
 			s.v.Cost += (float64(u.InputTokens-cached)*p.Input + float64(cached)*cachedPrice + float64(u.OutputTokens)*p.Output) / 1e6
+			if math.IsNaN(s.v.Cost) { // a price of 0 times an infinite count: spent without a measure
+				s.v.Cost = math.Inf(1)
+			}
 		} else if !s.v.Unpriced[s.v.Model] {
 			if s.v.Unpriced == nil {
 				s.v.Unpriced = map[string]bool{}
@@ -161,13 +184,83 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 		warn = h.summary(&s.v)
 	}
 	s.mu.Unlock()
+	if said != nil {
+		c.Diagnose(said)
+	}
 	if unpriced != "" {
-		c.Diagnose(fmt.Errorf("no price for model %s: its calls count as free against MaxCost", modelName(unpriced)))
+		c.Diagnose(fmt.Errorf("no price for model %s: its calls count as free against MaxCost%s", modelName(unpriced), didYouMean(unpriced, sortedKeys(h.prices))))
 	}
 	if warn != "" {
 		c.Notify(hooks.Notice{Title: "Budget warning", Body: fmt.Sprintf("This run has spent %s.", warn)})
 	}
 	return nil, nil
+}
+
+// usage is what the reply counts as: its Usage, counts below zero taken
+// as zero, or without one (every count zero) the estimate. The error, once
+// per run, says a reply had no Usage, or a count was negative.
+func (h *budget) usage(c *hooks.Context, v *spent, resp hooks.ModelResponse) (hooks.Usage, error) {
+	u := resp.Usage
+	var said error
+	if u.InputTokens < 0 || u.OutputTokens < 0 || u.CachedInputTokens < 0 {
+		said = fmt.Errorf("the reply of model %s reports a negative token count (%+v): counted as 0", modelName(v.Model), u)
+		u.InputTokens, u.OutputTokens, u.CachedInputTokens = max(u.InputTokens, 0), max(u.OutputTokens, 0), max(u.CachedInputTokens, 0)
+	}
+	if u != (hooks.Usage{}) || said != nil {
+		return u, said
+	}
+	if h.estimate != nil {
+		return h.estimate(v.req, resp), nil
+	}
+	u = estimateUsage(v.req, resp)
+	if !v.NoUsage {
+		v.NoUsage = true
+		said = fmt.Errorf("the reply of model %s has no Usage: counting an estimate, %d input and %d output tokens (about 4 bytes a token; set BudgetConfig.Estimate to count otherwise)",
+			modelName(v.Model), u.InputTokens, u.OutputTokens)
+	}
+	return u, said
+}
+
+// estimateUsage counts about four bytes a token, at least one token each
+// way: what the request sent and the reply said.
+func estimateUsage(req hooks.ModelRequest, resp hooks.ModelResponse) hooks.Usage {
+	in := int64(len(req.System))
+	for _, m := range req.Messages {
+		in += messageBytes(m)
+	}
+	out := int64(len(resp.Text))
+	for _, tc := range resp.ToolCalls {
+		out += callBytes(tc)
+	}
+	return hooks.Usage{InputTokens: in/4 + 1, OutputTokens: out/4 + 1}
+}
+
+func messageBytes(m hooks.Message) int64 {
+	n := int64(len(m.Text))
+	for _, tc := range m.ToolCalls {
+		n += callBytes(tc)
+	}
+	return n
+}
+
+func callBytes(tc hooks.ToolCall) int64 {
+	args, _ := json.Marshal(tc.Arguments)
+	return int64(len(tc.Name) + len(args))
+}
+
+// addTokens adds counts to a total, saturating at math.MaxInt64: a total
+// that wrapped would read as spent-nothing.
+func addTokens(total int64, counts ...int64) int64 {
+	for _, n := range counts {
+		if n <= 0 { // a count cannot give tokens back
+			continue
+		}
+		if n > math.MaxInt64-total {
+			return math.MaxInt64
+		}
+		total += n
+	}
+	return total
 }
 
 // price finds the model's price: its own, or the longest prefix's.

@@ -14,21 +14,30 @@ type LoopGuardConfig struct {
 	// refused (two are let through), and so is the call that completes
 	// the third round of a cycle of two calls (A B A B A B).
 	Repeats int
-	OnLoop  Action // Refuse (default) or EndRun
+	OnLoop  Action // Refuse (default), EndRun or ErrorRun
 }
 
 func (cfg LoopGuardConfig) check() error {
 	if cfg.Repeats < 0 || cfg.Repeats == 1 {
 		return fmt.Errorf("field Repeats is %d: it must be at least 2 (0 means 3)", cfg.Repeats)
 	}
+	if cfg.Repeats > maxRepeats { // the window is 2*Repeats calls
+		return fmt.Errorf("field Repeats is %d: it must be at most %d", cfg.Repeats, maxRepeats)
+	}
 	return cfg.OnLoop.check("OnLoop")
 }
+
+// maxRepeats bounds Repeats: far past any loop worth a guard, and small
+// enough that the window (2*Repeats) neither overflows nor grows without
+// bound.
+const maxRepeats = 1 << 20
 
 // LoopGuard returns a hook that refuses a tool call that makes Repeats
 // identical calls (tool and arguments) in a row, or Repeats rounds of a
 // cycle of two calls (A B A B …), with a hint the
 // model can act on; with OnLoop EndRun the run then ends at its next model
-// request. The recent calls are the run state (digests, a few bytes each),
+// request, and with ErrorRun the call fails with a *LoopError (and the run
+// ends at its next model request, whatever the hook's policy did). The recent calls are the run state (digests, a few bytes each),
 // kept across Snapshot and Resume; parallel calls are taken in the order
 // they reach the hook.
 func LoopGuard(cfg LoopGuardConfig) hooks.Hook {
@@ -58,7 +67,7 @@ func (h *loopGuard) Name() string { return h.name }
 
 // Handles says BeforeModelRequest only when the hook may end the run there.
 func (h *loopGuard) Handles(p hooks.Point) bool {
-	return p == hooks.BeforeToolExecute || (p == hooks.BeforeModelRequest && h.onLoop == EndRun)
+	return p == hooks.BeforeToolExecute || (p == hooks.BeforeModelRequest && h.onLoop != Refuse)
 }
 
 func (h *loopGuard) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
@@ -80,19 +89,42 @@ func (h *loopGuard) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*h
 	calls = append(calls, d)
 	s.v.Calls = calls
 	var reason string
+	period := 1
 	switch {
 	case repeats(calls, 1, h.repeats):
 		reason = fmt.Sprintf("Loop detected: %q has been called %d times in a row with the same arguments. Do not call it again with these arguments; change course or answer with what you have.", call.Name, h.repeats)
 	case repeats(calls, 2, h.repeats) && calls[len(calls)-1] != calls[len(calls)-2]:
+		period = 2
 		reason = fmt.Sprintf("Loop detected: the same two tool calls have alternated %d times (this call of %q among them). Stop repeating them; change course or answer with what you have.", h.repeats, call.Name)
 	}
 	if reason == "" {
 		return nil, nil
 	}
-	if h.onLoop == EndRun && s.v.End == "" {
+	if h.onLoop != Refuse && s.v.End == "" {
 		s.v.End = "Run ended: " + reason
 	}
+	if h.onLoop == ErrorRun {
+		return nil, &LoopError{Hook: h.name, Tool: call.Name, Period: period, Repeats: h.repeats}
+	}
 	return hooks.Refuse(reason), nil
+}
+
+// LoopError is LoopGuard's error with OnLoop ErrorRun: the tool whose call
+// completed the loop, and the loop's shape.
+type LoopError struct {
+	Hook    string // the hook's name
+	Tool    string // the tool called
+	Period  int    // 1: one call repeated; 2: two calls alternating
+	Repeats int    // the repeats that trip the guard
+}
+
+// Error reads "loopGuard: loop detected: "search" called 3 times in a row
+// with the same arguments".
+func (e *LoopError) Error() string {
+	if e.Period == 1 {
+		return fmt.Sprintf("%s: loop detected: %q called %d times in a row with the same arguments", e.Hook, e.Tool, e.Repeats)
+	}
+	return fmt.Sprintf("%s: loop detected: two tool calls alternated %d times (the last of %q)", e.Hook, e.Repeats, e.Tool)
 }
 
 // repeats reports whether the last n*period calls are one block of period

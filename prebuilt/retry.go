@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"math"
 	"math/rand/v2"
-	"strings"
 	"time"
 
 	"github.com/rienda/hooks"
@@ -81,22 +80,71 @@ func sleep(c *hooks.Context, d time.Duration) error {
 
 // ToolRetryConfig configures ToolRetry.
 type ToolRetryConfig struct {
-	Name        string   // "": "toolRetry"
-	MaxAttempts int      // attempts in all, the first included; 0: 3
-	Backoff     Backoff  // the waits between attempts
-	Tools       []string // the tools retried; empty: every tool
+	Name        string  // "": "toolRetry"
+	MaxAttempts int     // attempts in all, the first included; 0: 3
+	Backoff     Backoff // the waits between attempts
+	// Tools are the tools retried; empty: every tool. Names match as
+	// ToolCallLimitConfig.PerTool's do: exactly, else in another case with
+	// a Diagnostic, and a name no tool of the run has is a Diagnostic.
+	Tools []string
 	// RetryIf says whether an attempt's outcome is worth another. nil:
 	// an error, unless it is a hook's failure (a result with IsError is
 	// the tool's answer, not retried). Once the call's context has ended
 	// nothing is retried.
 	RetryIf func(call hooks.ToolCall, res hooks.ToolResult, err error) bool
+	// OnFailure is what the call gives once every attempt failed with an
+	// error: FailWithError (the default: the error, with the count) or
+	// FailWithMessage (an error result the model reads, LangChain's
+	// on_failure "continue", and a Diagnostic with the error).
+	OnFailure OnFailure
+	// FailureMessage is that result's text with FailWithMessage; nil:
+	// "Tool "<name>" failed after <n> attempts: <the error>", secrets
+	// redacted, on one line, at most 500 bytes.
+	FailureMessage func(call hooks.ToolCall, err error, attempts int) string
 }
 
 func (cfg ToolRetryConfig) check() error {
 	if cfg.MaxAttempts < 0 {
 		return fmt.Errorf("field MaxAttempts is %d: it cannot be negative (0 means 3)", cfg.MaxAttempts)
 	}
+	if err := cfg.OnFailure.check(cfg.FailureMessage != nil); err != nil {
+		return err
+	}
+	if err := checkNames("Tools", cfg.Tools); err != nil {
+		return err
+	}
 	return cfg.Backoff.check()
+}
+
+// OnFailure is what a retry gives once every attempt failed.
+type OnFailure int
+
+const (
+	// FailWithError returns the last attempt's error, wrapped with the
+	// count of attempts (LangChain's on_failure "error").
+	FailWithError OnFailure = iota
+	// FailWithMessage answers with a message instead, and reports the
+	// error as a Diagnostic (LangChain's on_failure "continue", or a
+	// callable): ModelRetry returns a reply whose text says the call
+	// failed, ToolRetry an error result the model reads. A run whose
+	// context ended still gets the context's error.
+	FailWithMessage
+)
+
+func (f OnFailure) check(message bool) error {
+	switch {
+	case f != FailWithError && f != FailWithMessage:
+		return fmt.Errorf("field OnFailure: unknown value %d (want FailWithError or FailWithMessage)", int(f))
+	case message && f != FailWithMessage:
+		return errors.New("field FailureMessage is set but OnFailure is FailWithError: the message would never be used (set OnFailure: FailWithMessage)")
+	}
+	return nil
+}
+
+// failureText is a failed call's default message: secrets redacted, on
+// one line, at most 500 bytes.
+func failureText(what string, n int, err error) string {
+	return fmt.Sprintf("%s failed after %d attempts: %s", what, n, sanitizeText(defaultRedactor, err.Error(), 500))
 }
 
 // ToolRetry returns a wrap hook that runs a failed tool call again, up to
@@ -110,21 +158,35 @@ func (cfg ToolRetryConfig) check() error {
 func ToolRetry(cfg ToolRetryConfig) hooks.Hook {
 	mustValid("ToolRetry", cfg.check())
 	return &toolRetry{name: orName(cfg.Name, "toolRetry"), attempts: attemptsOr3(cfg.MaxAttempts),
-		backoff: cfg.Backoff.withDefaults(), tools: newToolSet(cfg.Tools), retryIf: cfg.RetryIf}
+		backoff: cfg.Backoff.withDefaults(), tools: newToolNames("Tools", cfg.Tools), retryIf: cfg.RetryIf,
+		onFailure: cfg.OnFailure, message: cfg.FailureMessage}
 }
 
 type toolRetry struct {
-	name     string
-	attempts int
-	backoff  Backoff
-	tools    toolSet
-	retryIf  func(hooks.ToolCall, hooks.ToolResult, error) bool
+	name      string
+	attempts  int
+	backoff   Backoff
+	tools     *toolNames // nil: every tool
+	retryIf   func(hooks.ToolCall, hooks.ToolResult, error) bool
+	onFailure OnFailure
+	message   func(hooks.ToolCall, error, int) string
 }
 
 func (h *toolRetry) Name() string { return h.name }
 
+// Handles says BeforeModelRequest only to check Tools against the tools
+// a request offers.
+func (h *toolRetry) Handles(p hooks.Point) bool {
+	return p == hooks.WrapToolCall || (p == hooks.BeforeModelRequest && h.tools != nil)
+}
+
+func (h *toolRetry) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	h.tools.checkRequest(c, req)
+	return nil, nil
+}
+
 func (h *toolRetry) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.ToolFunc) (hooks.ToolResult, error) {
-	if !h.tools.has(call.Name) {
+	if !h.tools.applies(c, call.Name) {
 		return next(c, call)
 	}
 	for n := 1; ; n++ {
@@ -138,7 +200,7 @@ func (h *toolRetry) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.T
 		}
 		if n >= h.attempts {
 			if err != nil {
-				err = fmt.Errorf("tool %q: %d attempts failed, the last: %w", call.Name, n, err)
+				return h.failed(c, call, n, err)
 			}
 			return res, err
 		}
@@ -146,6 +208,22 @@ func (h *toolRetry) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.T
 			return res, abandoned(fmt.Sprintf("tool %q", call.Name), n, werr, err)
 		}
 	}
+}
+
+// failed is the outcome of a call whose every attempt failed with err.
+func (h *toolRetry) failed(c *hooks.Context, call hooks.ToolCall, n int, err error) (hooks.ToolResult, error) {
+	err = fmt.Errorf("tool %q: %d attempts failed, the last: %w", call.Name, n, err)
+	if h.onFailure != FailWithMessage || c.Err() != nil {
+		return hooks.ToolResult{}, err
+	}
+	c.Diagnose(err)
+	text := ""
+	if h.message != nil {
+		text = h.message(call, errors.Unwrap(err), n)
+	} else {
+		text = failureText(fmt.Sprintf("Tool %q", call.Name), n, errors.Unwrap(err))
+	}
+	return hooks.ToolResult{Text: text, IsError: true}, nil
 }
 
 // abandoned is the error of a retry whose context ended: the context's
@@ -174,11 +252,23 @@ type ModelRetryConfig struct {
 	// error, unless it is a hook's failure. Once the call's context has
 	// ended nothing is retried.
 	RetryIf func(req hooks.ModelRequest, err error) bool
+	// OnFailure is what the call gives once every attempt failed:
+	// FailWithError (the default: the error, with the count) or
+	// FailWithMessage (a reply whose text says the call failed,
+	// LangChain's on_failure "continue", and a Diagnostic with the error).
+	OnFailure OnFailure
+	// FailureMessage is that reply's text with FailWithMessage (LangChain's
+	// callable on_failure); nil: "Model call failed after <n> attempts:
+	// <the error>", secrets redacted, on one line, at most 500 bytes.
+	FailureMessage func(req hooks.ModelRequest, err error, attempts int) string
 }
 
 func (cfg ModelRetryConfig) check() error {
 	if cfg.MaxAttempts < 0 {
 		return fmt.Errorf("field MaxAttempts is %d: it cannot be negative (0 means 3)", cfg.MaxAttempts)
+	}
+	if err := cfg.OnFailure.check(cfg.FailureMessage != nil); err != nil {
+		return err
 	}
 	return cfg.Backoff.check()
 }
@@ -189,14 +279,16 @@ func (cfg ModelRetryConfig) check() error {
 func ModelRetry(cfg ModelRetryConfig) hooks.Hook {
 	mustValid("ModelRetry", cfg.check())
 	return &modelRetry{name: orName(cfg.Name, "modelRetry"), attempts: attemptsOr3(cfg.MaxAttempts),
-		backoff: cfg.Backoff.withDefaults(), retryIf: cfg.RetryIf}
+		backoff: cfg.Backoff.withDefaults(), retryIf: cfg.RetryIf, onFailure: cfg.OnFailure, message: cfg.FailureMessage}
 }
 
 type modelRetry struct {
-	name     string
-	attempts int
-	backoff  Backoff
-	retryIf  func(hooks.ModelRequest, error) bool
+	name      string
+	attempts  int
+	backoff   Backoff
+	retryIf   func(hooks.ModelRequest, error) bool
+	onFailure OnFailure
+	message   func(hooks.ModelRequest, error, int) string
 }
 
 func (h *modelRetry) Name() string { return h.name }
@@ -212,7 +304,7 @@ func (h *modelRetry) WrapModel(c *hooks.Context, req hooks.ModelRequest, next ho
 			return resp, err
 		}
 		if n >= h.attempts {
-			return resp, fmt.Errorf("model %s: %d attempts failed, the last: %w", modelName(req.Model), n, err)
+			return h.failed(c, req, n, err)
 		}
 		if werr := sleep(c, h.backoff.delay(n)); werr != nil {
 			return resp, abandoned("model "+modelName(req.Model), n, werr, err)
@@ -220,76 +312,25 @@ func (h *modelRetry) WrapModel(c *hooks.Context, req hooks.ModelRequest, next ho
 	}
 }
 
+// failed is the outcome of a call whose every attempt failed with err.
+func (h *modelRetry) failed(c *hooks.Context, req hooks.ModelRequest, n int, last error) (hooks.ModelResponse, error) {
+	err := fmt.Errorf("model %s: %d attempts failed, the last: %w", modelName(req.Model), n, last)
+	if h.onFailure != FailWithMessage || c.Err() != nil {
+		return hooks.ModelResponse{}, err
+	}
+	c.Diagnose(err)
+	text := ""
+	if h.message != nil {
+		text = h.message(req, last, n)
+	} else {
+		text = failureText("Model call", n, last)
+	}
+	return hooks.ModelResponse{Text: text}, nil
+}
+
 func modelName(m string) string {
 	if m == "" {
 		return "(the host's default)"
 	}
 	return fmt.Sprintf("%q", m)
-}
-
-// ModelFallbackConfig configures ModelFallback.
-type ModelFallbackConfig struct {
-	Name string // "": "modelFallback"
-	// Models are tried in order after the request's own model fails; at
-	// least one.
-	Models []string
-	// FallbackIf says whether an error moves on to the next model. nil:
-	// any error, unless it is a hook's failure or the run's context ended.
-	FallbackIf func(req hooks.ModelRequest, err error) bool
-}
-
-func (cfg ModelFallbackConfig) check() error {
-	if len(cfg.Models) == 0 {
-		return errors.New("field Models is empty: name at least one model to fall back to")
-	}
-	for i, m := range cfg.Models {
-		if m == "" {
-			return fmt.Errorf("field Models[%d] is empty", i)
-		}
-	}
-	return nil
-}
-
-// ModelFallback returns a wrap hook that, when the model call fails, calls
-// the next model of Models: the same request with Model changed, so the
-// inner wraps and the host's ModelFunc see which model to call. When every
-// model failed, the error names them and wraps the last one's error.
-func ModelFallback(cfg ModelFallbackConfig) hooks.Hook {
-	mustValid("ModelFallback", cfg.check())
-	return &modelFallback{name: orName(cfg.Name, "modelFallback"), models: append([]string(nil), cfg.Models...), fallbackIf: cfg.FallbackIf}
-}
-
-type modelFallback struct {
-	name       string
-	models     []string
-	fallbackIf func(hooks.ModelRequest, error) bool
-}
-
-func (h *modelFallback) Name() string { return h.name }
-
-func (h *modelFallback) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
-	resp, err := next(c, req)
-	tried := []string{modelName(req.Model)}
-	for _, m := range h.models {
-		if !h.moveOn(c, req, err) {
-			return resp, err
-		}
-		req.Model = m
-		tried = append(tried, modelName(m))
-		resp, err = next(c, req)
-	}
-	if err != nil && h.moveOn(c, req, err) {
-		err = fmt.Errorf("every model failed (%s), the last: %w", strings.Join(tried, ", "), err)
-	}
-	return resp, err
-}
-
-func (h *modelFallback) moveOn(c *hooks.Context, req hooks.ModelRequest, err error) bool {
-	if err == nil || c.Err() != nil {
-		return false
-	}
-	if h.fallbackIf != nil {
-		return h.fallbackIf(req, err)
-	}
-	return !errors.Is(err, hooks.ErrHookFailed)
 }

@@ -64,8 +64,10 @@ func FromSpec(name string, with map[string]any) (hooks.Hook, error) {
 	if err == nil {
 		err = s.err
 	}
-	if err == nil {
-		err = s.unknown()
+	// An unknown setting first: a misspelt one is the cause of the
+	// constructor's complaint that nothing is set.
+	if unknown := s.unknown(); unknown != nil {
+		err = unknown
 	}
 	if err != nil {
 		return nil, fmt.Errorf("prebuilt %s: %w", name, err)
@@ -153,11 +155,47 @@ func (s *settings) float(key string) float64 {
 
 func (s *settings) int(key string) int {
 	f, ok := s.number(key)
-	if ok && (f != math.Trunc(f) || math.Abs(f) > math.MaxInt32) {
+	switch {
+	case ok && f != math.Trunc(f): // NaN too
 		s.fail(key, "want a whole number, got %v", f)
+		return 0
+	case ok && math.Abs(f) > math.MaxInt32:
+		s.fail(key, "want a whole number of at most %d, got %v", math.MaxInt32, f)
 		return 0
 	}
 	return int(f)
+}
+
+// int64 reads a count that may be as large as int64 allows, exactly: an
+// integer the decoder gave as one is taken as it is, never through a
+// float64 (which would round 2**63-1 up past the maximum).
+func (s *settings) int64(key string) int64 {
+	v, ok := s.get(key)
+	if !ok {
+		return 0
+	}
+	switch n := v.(type) {
+	case int:
+		return int64(n)
+	case int64:
+		return n
+	case int32:
+		return int64(n)
+	case uint64:
+		if n <= math.MaxInt64 {
+			return int64(n)
+		}
+	case float64, float32:
+		f, _ := s.number(key)
+		if f == math.Trunc(f) && f >= -(1<<63) && f < 1<<63 {
+			return int64(f)
+		}
+	default:
+		s.fail(key, "want a number, got %s", describe(v))
+		return 0
+	}
+	s.fail(key, "want a whole number from 0 to %d, got %v", int64(math.MaxInt64), v)
+	return 0
 }
 
 func (s *settings) boolean(key string) bool {
@@ -254,7 +292,13 @@ func (s *settings) enum(key string, words ...string) int {
 	}
 	i := slices.Index(words, str)
 	if i < 0 {
-		s.fail(key, "unknown value %q%s (want one of: %s)", str, didYouMean(str, words), strings.Join(words, ", "))
+		hint := didYouMean(str, words)
+		if str == "continue" && slices.Contains(words, "refuse") {
+			hint = ` (LangChain's "continue" is "refuse")`
+		} else if str == "continue" && slices.Contains(words, "message") {
+			hint = ` (LangChain's "continue" is "message")`
+		}
+		s.fail(key, "unknown value %q%s (want one of: %s)", str, hint, strings.Join(words, ", "))
 		return 0
 	}
 	return i

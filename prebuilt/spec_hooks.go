@@ -2,7 +2,6 @@ package prebuilt
 
 import (
 	"fmt"
-	"math"
 
 	"github.com/rienda/hooks"
 )
@@ -19,8 +18,11 @@ func build[C any](s *settings, cfg C, check func(C) error, make func(C) hooks.Ho
 	return make(cfg), nil
 }
 
+// actionWords are Action's values as settings spell them, in its order.
+var actionWords = []string{"refuse", "end", "error"}
+
 func specToolCallLimit(s *settings) (hooks.Hook, error) {
-	cfg := ToolCallLimitConfig{Name: s.str("name"), Run: s.int("run"), OnLimit: Action(s.enum("onLimit", "refuse", "end"))}
+	cfg := ToolCallLimitConfig{Name: s.str("name"), Run: s.int("run"), OnLimit: Action(s.enum("onLimit", actionWords...))}
 	if m := s.object("perTool"); m != nil {
 		cfg.PerTool = map[string]int{}
 		s.sub("perTool", m, func(in *settings) {
@@ -34,6 +36,9 @@ func specToolCallLimit(s *settings) (hooks.Hook, error) {
 
 func specModelCallLimit(s *settings) (hooks.Hook, error) {
 	cfg := ModelCallLimitConfig{Name: s.str("name"), Run: s.int("run"), Message: s.str("message")}
+	if s.enum("onLimit", "end", "error") == 1 {
+		cfg.OnLimit = ErrorRun
+	}
 	return build(s, cfg, ModelCallLimitConfig.check, ModelCallLimit)
 }
 
@@ -41,13 +46,19 @@ func backoffOf(s *settings) Backoff {
 	return Backoff{Initial: s.duration("initialDelay"), Max: s.duration("maxDelay"), Multiplier: s.float("multiplier"), Jitter: s.float("jitter")}
 }
 
+// onFailureOf reads a retry's onFailure: error (the default) or message.
+func onFailureOf(s *settings) OnFailure {
+	return OnFailure(s.enum("onFailure", "error", "message"))
+}
+
 func specToolRetry(s *settings) (hooks.Hook, error) {
-	cfg := ToolRetryConfig{Name: s.str("name"), MaxAttempts: s.int("maxAttempts"), Backoff: backoffOf(s), Tools: s.strings("tools")}
+	cfg := ToolRetryConfig{Name: s.str("name"), MaxAttempts: s.int("maxAttempts"), Backoff: backoffOf(s), Tools: s.strings("tools"),
+		OnFailure: onFailureOf(s)}
 	return build(s, cfg, ToolRetryConfig.check, ToolRetry)
 }
 
 func specModelRetry(s *settings) (hooks.Hook, error) {
-	cfg := ModelRetryConfig{Name: s.str("name"), MaxAttempts: s.int("maxAttempts"), Backoff: backoffOf(s)}
+	cfg := ModelRetryConfig{Name: s.str("name"), MaxAttempts: s.int("maxAttempts"), Backoff: backoffOf(s), OnFailure: onFailureOf(s)}
 	return build(s, cfg, ModelRetryConfig.check, ModelRetry)
 }
 
@@ -133,18 +144,13 @@ func specApproval(s *settings) (hooks.Hook, error) {
 }
 
 func specLoopGuard(s *settings) (hooks.Hook, error) {
-	cfg := LoopGuardConfig{Name: s.str("name"), Repeats: s.int("repeats"), OnLoop: Action(s.enum("onLoop", "refuse", "end"))}
+	cfg := LoopGuardConfig{Name: s.str("name"), Repeats: s.int("repeats"), OnLoop: Action(s.enum("onLoop", actionWords...))}
 	return build(s, cfg, LoopGuardConfig.check, LoopGuard)
 }
 
 func specBudget(s *settings) (hooks.Hook, error) {
 	cfg := BudgetConfig{Name: s.str("name"), MaxCost: s.float("maxCost"), WarnAt: s.float("warnAt"), WarnModel: s.boolean("warnModel")}
-	if f, ok := s.number("maxTokens"); ok {
-		if f != math.Trunc(f) {
-			s.fail("maxTokens", "want a whole number, got %v", f)
-		}
-		cfg.MaxTokens = int64(f)
-	}
+	cfg.MaxTokens = s.int64("maxTokens")
 	if m := s.object("prices"); m != nil {
 		cfg.Prices = map[string]Price{}
 		s.sub("prices", m, func(in *settings) {

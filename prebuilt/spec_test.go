@@ -64,7 +64,7 @@ func TestFromSpecIsStrict(t *testing.T) {
 		{"toolCallLimit", `{run: "ten"}`, `prebuilt toolCallLimit: setting "run": want a number, got the string "ten"`},
 		{"toolCallLimit", `{run: 2.5}`, `prebuilt toolCallLimit: setting "run": want a whole number, got 2.5`},
 		{"toolCallLimit", `{run: -1}`, `prebuilt toolCallLimit: field Run is -1: a limit cannot be negative (0 means none)`},
-		{"toolCallLimit", `{onLimit: stop}`, `prebuilt toolCallLimit: setting "onLimit": unknown value "stop" (want one of: refuse, end)`},
+		{"toolCallLimit", `{onLimit: stop}`, `prebuilt toolCallLimit: setting "onLimit": unknown value "stop" (want one of: refuse, end, error)`},
 		{"toolCallLimit", `{perTool: {search: x}}`, `prebuilt toolCallLimit: in "perTool": setting "search": want a number, got the string "x"`},
 		{"toolRetry", `{initialDelay: 100}`, `prebuilt toolRetry: setting "initialDelay": want a string, got 100 (int)`},
 		{"toolRetry", `{initialDelay: soon}`, `prebuilt toolRetry: setting "initialDelay": want a duration such as "500ms" or "2s", got "soon"`},

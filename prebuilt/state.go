@@ -70,6 +70,13 @@ const (
 	// request, with the reason as the run's output (a tool point cannot end
 	// a run itself; ending before the next model call spends nothing more).
 	EndRun
+	// ErrorRun fails the call with a *LimitError (or, for LoopGuard, an
+	// error naming the loop): the hook's error, which its policy handles
+	// (the default for Go hooks, FailRun, fails the run, and a tool
+	// point's error is the tool call's). So that no policy turns it into
+	// an allow that keeps spending, the run also ends at its next model
+	// request, as with EndRun.
+	ErrorRun
 )
 
 // String returns the action's name as settings spell it.
@@ -79,13 +86,15 @@ func (a Action) String() string {
 		return "refuse"
 	case EndRun:
 		return "end"
+	case ErrorRun:
+		return "error"
 	}
 	return fmt.Sprintf("Action(%d)", int(a))
 }
 
 func (a Action) check(field string) error {
-	if a != Refuse && a != EndRun {
-		return fmt.Errorf("%s: unknown action %d (want Refuse or EndRun)", field, int(a))
+	if a != Refuse && a != EndRun && a != ErrorRun {
+		return fmt.Errorf("%s: unknown action %d (want Refuse, EndRun or ErrorRun)", field, int(a))
 	}
 	return nil
 }
@@ -104,6 +113,16 @@ func orName(name, def string) string {
 		return def
 	}
 	return name
+}
+
+// checkNames refuses an empty name in a list of tool names: no tool has it.
+func checkNames(field string, names []string) error {
+	for i, n := range names {
+		if n == "" {
+			return fmt.Errorf("field %s[%d] is empty: no tool has that name", field, i)
+		}
+	}
+	return nil
 }
 
 // toolSet is a set of tool names; an empty set matches every tool.

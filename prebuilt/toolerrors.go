@@ -11,8 +11,10 @@ import (
 
 // ToolErrorsConfig configures ToolErrors.
 type ToolErrorsConfig struct {
-	Name  string   // "": "toolErrors"
-	Tools []string // the tools whose errors are turned; empty: every tool
+	Name string // "": "toolErrors"
+	// Tools are the tools whose errors are turned; empty: every tool.
+	// Names match as ToolCallLimitConfig.PerTool's do.
+	Tools []string
 	// Convert says which errors become results. nil: every error except a
 	// hook's failure (errors.Is(err, hooks.ErrHookFailed): a policy's
 	// decision, not the tool's) and the end of the run's own context (a
@@ -30,7 +32,7 @@ func (cfg ToolErrorsConfig) check() error {
 	if cfg.MaxLen < 0 {
 		return fmt.Errorf("field MaxLen is %d: it cannot be negative (0 means 500)", cfg.MaxLen)
 	}
-	return nil
+	return checkNames("Tools", cfg.Tools)
 }
 
 // ToolErrors returns a wrap hook that turns a tool's Go error into a
@@ -41,7 +43,7 @@ func (cfg ToolErrorsConfig) check() error {
 // reads an error only once the retries are spent.
 func ToolErrors(cfg ToolErrorsConfig) hooks.Hook {
 	mustValid("ToolErrors", cfg.check())
-	h := &toolErrors{name: orName(cfg.Name, "toolErrors"), tools: newToolSet(cfg.Tools), convert: cfg.Convert,
+	h := &toolErrors{name: orName(cfg.Name, "toolErrors"), tools: newToolNames("Tools", cfg.Tools), convert: cfg.Convert,
 		message: cfg.Message, r: cfg.Redactor, max: cfg.MaxLen}
 	if h.r == nil {
 		h.r = defaultRedactor
@@ -54,7 +56,7 @@ func ToolErrors(cfg ToolErrorsConfig) hooks.Hook {
 
 type toolErrors struct {
 	name    string
-	tools   toolSet
+	tools   *toolNames // nil: every tool
 	convert func(hooks.ToolCall, error) bool
 	message func(hooks.ToolCall, error) string
 	r       *Redactor
@@ -63,9 +65,20 @@ type toolErrors struct {
 
 func (h *toolErrors) Name() string { return h.name }
 
+// Handles says BeforeModelRequest only to check Tools against the tools
+// a request offers.
+func (h *toolErrors) Handles(p hooks.Point) bool {
+	return p == hooks.WrapToolCall || (p == hooks.BeforeModelRequest && h.tools != nil)
+}
+
+func (h *toolErrors) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	h.tools.checkRequest(c, req)
+	return nil, nil
+}
+
 func (h *toolErrors) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.ToolFunc) (hooks.ToolResult, error) {
 	res, err := next(c, call)
-	if err == nil || !h.tools.has(call.Name) {
+	if err == nil || !h.tools.applies(c, call.Name) {
 		return res, err
 	}
 	pass := c.Err() != nil || errors.Is(err, hooks.ErrHookFailed)
@@ -87,13 +100,16 @@ func (h *toolErrors) WrapTool(c *hooks.Context, call hooks.ToolCall, next hooks.
 // sanitize makes an error's text fit for the model: secrets redacted,
 // control characters and line breaks folded into spaces, cut at max bytes
 // (on a rune boundary).
-func (h *toolErrors) sanitize(s string) string {
-	s = h.r.Redact(s)
+func (h *toolErrors) sanitize(s string) string { return sanitizeText(h.r, s, h.max) }
+
+// sanitizeText is toolErrors.sanitize with its redactor and cap given.
+func sanitizeText(r *Redactor, s string, limit int) string {
+	s = r.Redact(s)
 	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
-	if len(s) <= h.max {
+	if len(s) <= limit {
 		return s
 	}
-	cut := h.max
+	cut := limit
 	for cut > 0 && !utf8RuneStart(s[cut]) {
 		cut--
 	}

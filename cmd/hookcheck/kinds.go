@@ -14,7 +14,7 @@ import (
 	"github.com/rienda/hooks/geminicli"
 )
 
-// kind is what a user wrote: the four (soon five) things hookcheck checks.
+// kind is what a user wrote: the five things hookcheck checks.
 type kind string
 
 const (
@@ -169,6 +169,21 @@ func defaultWorkdir(path string) string {
 		return filepath.Dir(dir)
 	}
 	return dir
+}
+
+// parseTools reads -tools "shell,read_file".
+func parseTools(s string) ([]string, error) {
+	if s == "" {
+		return nil, nil
+	}
+	var out []string
+	for _, name := range strings.Split(s, ",") {
+		if name = strings.TrimSpace(name); name == "" {
+			return nil, fmt.Errorf("-tools %q: want tool names separated by commas, like shell,read_file", s)
+		}
+		out = append(out, name)
+	}
+	return out, nil
 }
 
 // parseToolNames reads -toolnames "shell=Bash,write_file=Write".

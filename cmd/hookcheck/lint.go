@@ -1,9 +1,12 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/rienda/hooks"
@@ -27,23 +30,27 @@ func (c checker) lint(targets []string) int {
 		kind kind
 	}
 	items := make([]item, 0, len(targets))
-	lintDir := c.dirGiven || len(targets) == 0
+	var agents []string
 	for _, t := range targets {
 		k, err := c.kindOf(t)
 		if err != nil {
 			return c.fail(err)
 		}
-		lintDir = lintDir || k == kindAgent
+		if k == kindAgent {
+			agents = append(agents, t)
+		}
 		items = append(items, item{t, k})
 	}
+	lintDir := c.dirGiven || len(targets) == 0 || len(agents) > 0
 	var n linted
-	if lintDir {
+	if lintDir && c.dirNeeded(len(targets)) {
 		loaded, err := c.lintDir(c.dir, report)
 		if err != nil {
 			return c.fail(err)
 		}
 		n.hooks += loaded
 	}
+	settingsTools := c.settingsTools(agents)
 	for _, it := range items {
 		switch it.kind {
 		case kindAgent:
@@ -56,9 +63,12 @@ func (c checker) lint(targets []string) int {
 			}
 			n.hooks += loaded
 		default:
-			c.lintSettings(it.path, it.kind, report)
+			c.lintSettings(it.path, it.kind, settingsTools, report)
 			n.settings++
 		}
+	}
+	if n.settings > 0 && len(settingsTools.host) > 0 {
+		c.checkToolNames(settingsTools, report)
 	}
 	if problems > 0 {
 		fmt.Fprintf(c.out, "%d problem(s)\n", problems)
@@ -70,6 +80,35 @@ func (c checker) lint(targets []string) int {
 	}
 	fmt.Fprintln(c.out)
 	return 0
+}
+
+// settingsTools is what settings files' names are checked against:
+// -tools, else the tools of the agent files linted with them.
+func (c checker) settingsTools(agents []string) toolList {
+	tools := toolList{host: c.tools, dialect: c.toolNames}
+	if len(c.tools) > 0 {
+		return tools
+	}
+	for _, path := range agents {
+		for _, tool := range agentTools(path) {
+			if !slices.Contains(tools.host, tool) { // in the files' order
+				tools.host = append(tools.host, tool)
+			}
+		}
+	}
+	return tools
+}
+
+// dirNeeded says whether the hooks directory is linted when lint was
+// asked to: not a default directory that is not there when lint lints it
+// only for agent files' sake (a JS hook an agent declares is then
+// reported missing by the agent's own check).
+func (c checker) dirNeeded(targets int) bool {
+	if c.dirGiven || targets == 0 {
+		return true
+	}
+	_, err := os.Stat(c.dir)
+	return !errors.Is(err, fs.ErrNotExist)
 }
 
 // lintDir loads every hook of a hooks directory, reporting each problem.
@@ -88,9 +127,22 @@ func (c checker) lintDir(dir string, report func(format string, args ...any)) (i
 			report("%v", err)
 			continue
 		}
+		c.lintSource(filepath.Join(dir, e.Name(), "index.js"), report)
 		loaded++
 	}
 	return loaded, nil
+}
+
+// lintSource reports what the source of a hook that loaded says on its
+// face (lintJS): problems, counted, and hints, printed only.
+func (c checker) lintSource(path string, report func(format string, args ...any)) {
+	for _, f := range lintJS(path) {
+		if f.hint {
+			fmt.Fprintf(c.out, "%s: hint: %s\n", f.pos, f.msg)
+			continue
+		}
+		report("%s: %s", f.pos, f.msg)
+	}
 }
 
 // lintFolder lints a folder given on the command line: one hook when it
@@ -103,6 +155,7 @@ func (c checker) lintFolder(path string, report func(format string, args ...any)
 			report("%v", err)
 			return 0, nil
 		}
+		c.lintSource(filepath.Join(c.dir, path, "index.js"), report)
 		return 1, nil
 	}
 	if !info.IsDir() {
@@ -116,6 +169,7 @@ func (c checker) lintFolder(path string, report func(format string, args ...any)
 		report("%v", err)
 		return 0, nil
 	}
+	c.lintSource(filepath.Join(path, "index.js"), report)
 	return 1, nil
 }
 
@@ -135,25 +189,60 @@ func (c checker) lintAgent(path string, report func(format string, args ...any))
 		report("%s: %s", path, strings.TrimPrefix(err.Error(), "agent: "))
 		return
 	}
-	loader := hooks.Loader{Dir: c.dir, Diagnostics: func(d hooks.Diagnostic) {
+	loader := c.loader(c.dir, func(d hooks.Diagnostic) {
 		if d.Hook == "" {
 			report("%s: %s", path, strings.TrimPrefix(d.Err.Error(), "agent: "))
 		}
-	}}
+	})
 	if _, err := loader.LoadAgent(agent); err != nil {
 		report("%s: %v", path, err)
 	}
+	lintPrices(path, agent, report)
+	tools := toolList{host: agent.Tools, dialect: c.toolNames}
+	if len(tools.host) == 0 {
+		tools.host = c.tools
+	}
+	if len(tools.host) > 0 {
+		lintSpecNames(path, agent, tools, report)
+	}
+}
+
+// agentTools is the tools: of the agent file at path; nil when it has
+// none or does not parse (lintAgent says why).
+func agentTools(path string) []string {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil
+	}
+	agent, err := hooks.ParseAgent(data)
+	if err != nil {
+		return nil
+	}
+	return agent.Tools
 }
 
 // lintSettings reports the problems of one settings file: an error that
 // stops it loading (naming the entry, field and line), and every load
 // diagnostic: a handler or event the file asks for that will not run as
 // written.
-func (c checker) lintSettings(path string, k kind, report func(format string, args ...any)) {
+//
+// With tools to check against, it also reports each matcher of a tool
+// event that matches no tool.
+func (c checker) lintSettings(path string, k kind, tools toolList, report func(format string, args ...any)) {
 	_, err := settingsHooks(path, k, c.toolNames, func(d hooks.Diagnostic) {
 		report("%s: %s", path, d)
 	})
 	if err != nil {
 		report("%v", err)
+		return
 	}
+	if len(tools.host) == 0 {
+		return
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		report("%v", err)
+		return
+	}
+	c.lintMatchers(path, data, k, tools, report)
 }

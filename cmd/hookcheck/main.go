@@ -1,27 +1,42 @@
 // Command hookcheck helps people who write hooks: it lints what they wrote,
 // runs it at one point on a payload, and runs fixtures against it. It
-// checks every kind of hook a user writes: JS hook folders, agent files,
-// command-hook settings, and Claude Code settings (Gemini CLI settings are
-// recognised, and will run when package geminicli lands).
+// checks every kind of hook a user writes: JS hook folders, agent files
+// (their JS hooks and their ready-made prebuilt: entries), command-hook
+// settings, Claude Code settings and Gemini CLI settings.
 //
 //	go install github.com/rienda/hooks/cmd/hookcheck@latest
 //
-//	hookcheck lint [-dir DIR] [-kind K] [FILE_OR_FOLDER ...]
-//	hookcheck run  [-dir DIR] [-kind K] [-confirm yes|no] [-workdir W] [-toolnames a=B,…] TARGET POINT PAYLOAD.json
-//	hookcheck test [-dir DIR] [-kind K] [-workdir W] [-toolnames a=B,…] TARGET FIXTURES
+//	hookcheck lint [-dir DIR] [-kind K] [-tools a,b] [-toolnames a=B,…] [FILE_OR_FOLDER ...]
+//	hookcheck run  [-dir DIR] [-kind K] [-confirm yes|no] [-workdir W] [-toolnames a=B,…] TARGET ... POINT PAYLOAD.json
+//	hookcheck test [-dir DIR] [-kind K] [-workdir W] [-toolnames a=B,…] TARGET ... FIXTURES
 //
 // A TARGET is the name of a JS hook in DIR (default ~/.rienda/hooks), a
 // folder holding index.js, an agent file (*.md: the hooks it declares, in
-// order), or a settings file (*.json): command-hook settings ({"hooks":
-// [ … ]}) or Claude Code settings ({"hooks": {"PreToolUse": …}}), told
-// apart by their shape; -kind (js, agent, command, claude, gemini) says
-// it instead. lint takes any number of them; with no argument, or with
-// -dir or an agent file, it also lints every hook of DIR.
+// order, ready-made ones built with prebuilt.FromSpec), or a settings file
+// (*.json): command-hook settings ({"hooks": [ … ]}), Claude Code settings
+// ({"hooks": {"PreToolUse": …}}) or Gemini CLI settings ({"hooks":
+// {"BeforeTool": …}}), told apart by their shape; -kind (js, agent,
+// command, claude, gemini) says it instead. lint takes any number of them;
+// with no argument, or with -dir or an agent file, it also lints every
+// hook of DIR. run and test take one or more: their hooks make one chain,
+// in the order given, as the library runs them (a Claude Code and a Gemini
+// CLI settings file side by side).
+//
+// lint checks the names a file gives tools against the tools there are:
+// the agent file's tools:, or -tools for settings files (else the tools
+// of the agent files linted with them). A matcher of a tool event (command
+// hooks, Claude Code, Gemini CLI), a prebuilt entry's perTool, tools and
+// shellTools, and a -toolnames host name that match no tool are problems,
+// with the closest name. In a JS hook it checks the object literals an
+// export returns: a key that is not a field of the point's return shape
+// ({Allow: false}, {txt: …}) is a problem, with the field meant; and it
+// hints at state that a fresh runtime per call makes start over each time
+// (a module-level variable a handler changes, globalThis.x = …).
 //
 // Commands of a settings file run in -workdir, by default the project
-// folder: the parent of the .claude folder holding the file, else the
-// file's folder. -toolnames shows the host's tool names to Claude Code
-// scripts as Claude's (shell=Bash).
+// folder: the parent of the .claude or .gemini folder holding the first
+// settings file, else that file's folder. -toolnames shows the host's
+// tool names to Claude Code and Gemini CLI scripts as theirs (shell=Bash).
 //
 // A payload is the "input" of a fixture (see package hooktest): {"call":
 // …} for tool points, {"request": …} or {"response": …} for model points,
@@ -48,11 +63,12 @@ func main() {
 }
 
 const usage = `usage:
-  hookcheck lint [-dir DIR] [-kind K] [FILE_OR_FOLDER ...]
-  hookcheck run  [-dir DIR] [-kind K] [-confirm yes|no] [-workdir W] [-toolnames a=B,...] TARGET POINT PAYLOAD.json
-  hookcheck test [-dir DIR] [-kind K] [-workdir W] [-toolnames a=B,...] TARGET FIXTURES
+  hookcheck lint [-dir DIR] [-kind K] [-tools a,b] [-toolnames a=B,...] [FILE_OR_FOLDER ...]
+  hookcheck run  [-dir DIR] [-kind K] [-confirm yes|no] [-workdir W] [-toolnames a=B,...] TARGET... POINT PAYLOAD.json
+  hookcheck test [-dir DIR] [-kind K] [-workdir W] [-toolnames a=B,...] TARGET... FIXTURES
 TARGET: a JS hook's name in DIR, a hook folder, an agent file (.md), or a settings file (.json:
-command hooks, Claude Code); -kind js|agent|command|claude|gemini says which.`
+command hooks, Claude Code, Gemini CLI); -kind js|agent|command|claude|gemini says which.
+Several TARGETs run as one chain, in the order given.`
 
 // run is the command; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -67,6 +83,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	kindName := flags.String("kind", "", "what the targets are: js, agent, command, claude or gemini (default: detected)")
 	workdir := flags.String("workdir", "", "where commands run (default: the settings file's project folder)")
 	toolNames := flags.String("toolnames", "", "host tool names as the dialect's: shell=Bash,write_file=Write")
+	tools := flags.String("tools", "", "lint: the host's tool names, to check names against: shell,read_file")
 	if err := flags.Parse(args[1:]); err != nil {
 		return 2
 	}
@@ -79,6 +96,9 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if c.toolNames, err = parseToolNames(*toolNames); err != nil {
 		return c.fail(err)
 	}
+	if c.tools, err = parseTools(*tools); err != nil {
+		return c.fail(err)
+	}
 	if c.dir == "" {
 		if c.dir, err = hooks.DefaultDir(); err != nil {
 			return c.fail(err)
@@ -88,14 +108,15 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	switch {
 	case args[0] == "lint":
 		return c.lint(rest)
-	case args[0] == "run" && len(rest) == 3:
+	case args[0] == "run" && len(rest) >= 3:
 		if *confirm != "yes" && *confirm != "no" {
 			fmt.Fprintf(stderr, "hookcheck: -confirm %q: want yes or no\n", *confirm)
 			return 2
 		}
-		return c.run(rest[0], rest[1], rest[2], *confirm == "yes")
-	case args[0] == "test" && len(rest) == 2:
-		return c.test(rest[0], rest[1])
+		n := len(rest)
+		return c.run(rest[:n-2], rest[n-2], rest[n-1], *confirm == "yes")
+	case args[0] == "test" && len(rest) >= 2:
+		return c.test(rest[:len(rest)-1], rest[len(rest)-1])
 	}
 	fmt.Fprintln(stderr, usage)
 	return 2
@@ -108,6 +129,7 @@ type checker struct {
 	kind      kind // -kind; "" detects each target's
 	workdir   string
 	toolNames map[string]string
+	tools     []string // -tools: the host's tool names, for lint's name checks
 	stdin     io.Reader
 	out, errs io.Writer
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/hooktest"
+	"github.com/rienda/hooks/prebuilt"
 )
 
 // target is what run and test play: its hooks, in chain order, and where
@@ -20,6 +21,29 @@ type target struct {
 	name    string
 	hooks   []hooks.Hook
 	workdir string
+}
+
+// loadAll loads each target in turn into one chain, in the order given,
+// as the library runs them: a Claude Code and a Gemini CLI settings file
+// side by side. The run's folder is -workdir, else the first settings
+// file's; one that differs is said (a chain has one Workdir).
+func (c checker) loadAll(names []string) (target, error) {
+	all := target{name: strings.Join(names, " + "), workdir: c.workdir}
+	for _, name := range names {
+		t, err := c.load(name)
+		if err != nil {
+			return all, err
+		}
+		all.hooks = append(all.hooks, t.hooks...)
+		switch {
+		case t.workdir == "" || t.workdir == all.workdir:
+		case all.workdir == "":
+			all.workdir = t.workdir
+		case c.workdir == "":
+			fmt.Fprintf(c.out, "load: %s: its commands run in %s, the first settings file's folder, not %s (-workdir chooses)\n", name, all.workdir, t.workdir)
+		}
+	}
+	return all, nil
 }
 
 // load reads target as its kind and prints its load diagnostics; a target
@@ -50,7 +74,7 @@ func (c checker) load(name string) (target, error) {
 		if err != nil {
 			return t, fmt.Errorf("%s: %w", name, err)
 		}
-		t.hooks, err = (&hooks.Loader{Dir: c.dir, Diagnostics: diag}).LoadAgent(agent)
+		t.hooks, err = c.loader(c.dir, diag).LoadAgent(agent)
 		if err != nil {
 			return t, fmt.Errorf("%s: %w", name, err)
 		}
@@ -61,6 +85,12 @@ func (c checker) load(name string) (target, error) {
 	}
 	t.hooks, err = settingsHooks(name, k, c.toolNames, diag)
 	return t, err
+}
+
+// loader is the Loader of agent files: with ready-made hooks built as the
+// library's users build them, by prebuilt.FromSpec.
+func (c checker) loader(dir string, diag func(hooks.Diagnostic)) *hooks.Loader {
+	return &hooks.Loader{Dir: dir, Diagnostics: diag, Prebuilt: prebuilt.FromSpec}
 }
 
 // handles reports whether any of t's hooks handles p.
@@ -84,7 +114,7 @@ func env(given map[string]string) map[string]string {
 }
 
 // run runs a target at one point on a payload and prints what happened.
-func (c checker) run(name, pointName, payloadPath string, yes bool) int {
+func (c checker) run(names []string, pointName, payloadPath string, yes bool) int {
 	point, err := hooks.ParsePoint(pointName)
 	if err != nil {
 		return c.fail(err)
@@ -93,12 +123,12 @@ func (c checker) run(name, pointName, payloadPath string, yes bool) int {
 	if err != nil {
 		return c.fail(err)
 	}
-	t, err := c.load(name)
+	t, err := c.loadAll(names)
 	if err != nil {
 		return c.fail(err)
 	}
 	if !t.handles(point) {
-		fmt.Fprintf(c.out, "%s does not handle %s\n", name, point)
+		fmt.Fprintf(c.out, "%s does not handle %s\n", t.name, point)
 		return 1
 	}
 	harness, err := hooktest.Start(hooktest.Options{Host: hooks.Host{AutoApprove: yes, Workdir: t.workdir, Env: env(nil)}}, t.hooks...)
@@ -170,12 +200,12 @@ func (c checker) payload(path string) (hooktest.FixtureInput, error) {
 }
 
 // test runs fixtures against a target.
-func (c checker) test(name, fixturesPath string) int {
+func (c checker) test(names []string, fixturesPath string) int {
 	fixtures, err := loadFixtures(fixturesPath)
 	if err != nil {
 		return c.fail(err)
 	}
-	t, err := c.load(name)
+	t, err := c.loadAll(names)
 	if err != nil {
 		return c.fail(err)
 	}
