@@ -22,6 +22,7 @@ var evalTimeout = 10 * time.Second // a variable: tests shorten it
 type jsInstance struct {
 	rt       *goja.Runtime
 	retained *jsrt.Retained // a call left memory only the runtime's end gives back
+	globals  jsrt.Globals   // the globals the running call wrote
 	freeze   goja.Callable  // Object.freeze, taken before any hook code ran
 	calls    int            // calls it served: it is replaced after maxCalls
 
@@ -48,6 +49,9 @@ func newJSInstance(ctx context.Context, l jsrt.Limits) (*jsInstance, error) {
 	err := jsrt.Guard(ctx, in.rt, func() error {
 		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
 		in.wrapFrozenBuiltins()
+		if err := jsrt.InstallGlobals(in.rt, &in.globals); err != nil {
+			return err
+		}
 		return jsrt.Lockdown(in.rt)
 	})
 	if err != nil {
@@ -72,6 +76,7 @@ func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
 // end lets go of what the call made.
 func (in *jsInstance) end() {
 	in.exports, in.ctx, in.cur = nil, nil, nil
+	in.globals.Reset()
 }
 
 // jsArgs builds the arguments of an export after ctx, in the runtime.
