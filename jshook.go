@@ -50,6 +50,9 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, limits js
 		problems = h.readExports(in)
 		return nil
 	})
+	if derr := in.drain(ctx); err == nil {
+		err = derr // a job the reads queued threw past its Promise, or looped
+	}
 	if err != nil { // a getter or a Proxy trap of module.exports threw, or looped
 		report(fmt.Errorf("reading module.exports: %w", err))
 		h.exports = [len(allPoints)]bool{} // what was read before it handles nothing

@@ -117,11 +117,26 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		}
 		return nil
 	})
+	// What the call's reads ran (a getter, toJSON, a thrown value's
+	// toString) may have queued Promise jobs: they run now, still as this
+	// call, or the runtime is not used again (jsPool.put).
+	if derr := in.drain(ctx); err == nil {
+		err = derr
+	}
 	var pe *jsrt.PanicError
 	if errors.As(err, &pe) {
 		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
 	}
 	return ret, err
+}
+
+// drain runs the Promise jobs left in the runtime under ctx (see
+// jsrt.Drain); afterwards none is left, or the runtime is not reused.
+func (in *jsInstance) drain(ctx context.Context) error {
+	if !jsrt.Pending(in.rt) {
+		return nil
+	}
+	return jsrt.Guard(ctx, in.rt, func() error { return jsrt.Drain(in.rt) })
 }
 
 // values copies Go values into the runtime, as arguments.

@@ -276,7 +276,7 @@ func (p *Program) Evaluate(ctx context.Context, rt *goja.Runtime) (goja.Value, e
 	// interrupt goes on as a panic, for Guard).
 	var exports goja.Value
 	if ex := rt.Try(func() { exports = m.require(Main) }); ex != nil {
-		return nil, ex
+		return nil, Error(ex) // described now, inside Guard: describing runs JavaScript
 	}
 	return exports, nil
 }
