@@ -236,10 +236,17 @@ func (h *jsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, e
 	if r == nil {
 		return nil, err
 	}
-	p := &ToolCallPatch{Allow: r.boolean("allow"), Reason: r.str("reason"), Arguments: r.arguments("arguments")}
-	if block := r.str("block"); block != nil {
-		p.Allow, p.Reason = new(false), block
+	if refused, reason := r.refusal(); refused {
+		// A refusal stands whatever else came with it: a field of the
+		// wrong type beside it is a diagnostic, never a reason to drop it.
+		r.arguments("arguments")
+		_, result := r.toolResult("result")
+		if err := r.done(result); err != nil {
+			c.diagnose(BeforeToolExecute, fmt.Errorf("%w: ignored; the call is refused", err))
+		}
+		return &ToolCallPatch{Allow: new(false), Reason: reason}, nil
 	}
+	p := &ToolCallPatch{Allow: r.boolean("allow"), Reason: r.str("reason"), Arguments: r.arguments("arguments")}
 	var result *returned
 	p.Result, result = r.toolResult("result")
 	return p, r.done(result)

@@ -124,6 +124,54 @@ func (r *returned) done(parts ...*returned) error {
 	return r.err
 }
 
+// refusal reports whether r refuses a tool call, and with what reason:
+// allow false, or block (its text the reason). What is meant as a refusal
+// refuses even when it is not well formed: an allow that is not true or
+// false, a block that is not a string (false aside). A reason of the wrong
+// type is a diagnostic kept in r.err; the refusal then has none of its own.
+func (r *returned) refusal() (bool, *string) {
+	allow, block := r.m["allow"], r.m["block"]
+	refused := false
+	switch a := allow.(type) {
+	case nil, bool:
+		refused = a == false
+	default:
+		refused = true
+		r.keep(fmt.Errorf("returned allow: %s; want true or false: read as a refusal", clipJSON(a)))
+	}
+	var reason *string
+	switch b := block.(type) {
+	case nil:
+	case string:
+		return true, &b
+	case bool:
+		if b {
+			return true, nil
+		}
+	default:
+		r.keep(fmt.Errorf("returned block: %s; want a string: read as a refusal", clipJSON(b)))
+		return true, nil
+	}
+	if !refused {
+		return false, nil
+	}
+	switch why := r.m["reason"].(type) {
+	case nil:
+	case string:
+		reason = &why
+	default:
+		r.wrong("reason", "a string", why)
+	}
+	return true, reason
+}
+
+// keep notes err, unless an error was met first.
+func (r *returned) keep(err error) {
+	if r.err == nil {
+		r.err = err
+	}
+}
+
 // end reads end: {output}, or end: true beside output.
 func (r *returned) end(k string) (*End, *returned) {
 	if b, ok := r.field(k).(bool); ok {

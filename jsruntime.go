@@ -112,10 +112,20 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		if err != nil {
 			return err
 		}
-		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
-			return fmt.Errorf("returned a value that cannot be read: %w", err)
+		ret, err = in.export(ctx, v)
+		if err == nil {
+			return nil
 		}
-		return nil
+		err = fmt.Errorf("returned a value that cannot be read: %w", err)
+		if p == BeforeToolExecute && ctx.Err() == nil {
+			// A refusal refuses even when the rest of it cannot be read
+			// (a cycle, a BigInt, a getter that throws beside allow: false).
+			if refusal := in.refusal(v); refusal != nil {
+				c.diagnose(p, fmt.Errorf("%w; read as a refusal", err))
+				ret, err = refusal, nil
+			}
+		}
+		return err
 	})
 	// What the call's reads ran (a getter, toJSON, a thrown value's
 	// toString) may have queued Promise jobs: they run now, still as this
@@ -128,6 +138,50 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
 	}
 	return ret, err
+}
+
+// export reads v as Go data (jsrt.Export); a throw while reading it (a
+// getter, toJSON) is its error.
+func (in *jsInstance) export(ctx context.Context, v goja.Value) (ret any, err error) {
+	if ex := in.rt.Try(func() { ret, err = jsrt.Export(ctx, in.rt, v) }); ex != nil {
+		return nil, jsrt.Error(ex)
+	}
+	return ret, err
+}
+
+// refusal reads, from a returned value that cannot be read whole, its
+// allow, block and reason, when they say it refuses: the fields as
+// returned.refusal reads them, or nil. Reading them runs only their own
+// getters, whose throws make the value no evident refusal.
+func (in *jsInstance) refusal(v goja.Value) map[string]any {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	m := map[string]any{}
+	for _, k := range [...]string{"allow", "block", "reason"} {
+		var f goja.Value
+		if in.rt.Try(func() { f = o.Get(k) }) != nil {
+			if k == "reason" {
+				continue
+			}
+			return nil
+		}
+		if _, isObject := f.(*goja.Object); isObject && k != "reason" {
+			m[k] = map[string]any{} // not a boolean, not a string: read as a refusal
+			continue
+		}
+		switch x, _, err := jsrt.Primitive(f); {
+		case err != nil && k != "reason": // a BigInt
+			m[k] = map[string]any{}
+		case err == nil && x != nil:
+			m[k] = x
+		}
+	}
+	if refused, _ := (&returned{m: m}).refusal(); !refused {
+		return nil
+	}
+	return m
 }
 
 // drain runs the Promise jobs left in the runtime under ctx (see
