@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -136,12 +137,20 @@ func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 	return v, err
 }
 
+// clipMax bounds what a message quotes of a value.
+const clipMax = 200
+
+// clip is data for a message, cut at clipMax bytes on a character's
+// boundary.
 func clip(data []byte) string {
-	const max = 200
-	if len(data) > max {
-		return string(data[:max]) + "…"
+	if len(data) <= clipMax {
+		return string(data)
 	}
-	return string(data)
+	cut := clipMax
+	for cut > 0 && !utf8.RuneStart(data[cut]) {
+		cut--
+	}
+	return string(data[:cut]) + "…"
 }
 
 // BeforeRun runs beforeRun(ctx, start); {state} becomes the hook's state.

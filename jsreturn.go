@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -310,11 +311,18 @@ func (r *returned) arguments(k string) map[string]any {
 	return nil
 }
 
-// clipJSON writes v as JSON for a message, cut at 200 bytes.
+// clipJSON quotes v for a message as JSON, as the hook would read it
+// (no HTML escaping: "<run-1>", not "\u003crun-1\u003e"), cut at clipMax
+// bytes. A long string is cut before it is encoded.
 func clipJSON(v any) string {
-	data, err := json.Marshal(v)
-	if err != nil {
+	if s, ok := v.(string); ok && len(s) > clipMax {
+		v = s[:clipMax+1] // clip then cuts it, and marks the cut
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%T", v)
 	}
-	return clip(data)
+	return clip(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }

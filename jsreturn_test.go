@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 	"github.com/stretchr/testify/assert"
@@ -155,4 +156,31 @@ func TestJSAllowWithBadFieldsStillReportsThem(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "ran", res.Text)
 	assert.Contains(t, strings.Join(diagTexts(rec.diagnostics()), "\n"), `returned arguments: "x"; want an object`)
+}
+
+// TestJSDiagnosticsQuoteReturnsReadably: a diagnostic quotes what a hook
+// returned as the hook wrote it (no HTML escaping), cut to a bounded
+// length on a character's boundary.
+func TestJSDiagnosticsQuoteReturnsReadably(t *testing.T) {
+	for ret, want := range map[string]string{
+		`"garbage-<run-1> & more"`:          `returned "garbage-<run-1> & more"; want an object`,
+		`"é".repeat(100000)`:                `returned "éééé`,
+		`{allow: true, reason: ["<b>"]}`:    `returned reason: ["<b>"]; want a string`,
+		`{allow: true, arguments: "a<b>c"}`: `returned arguments: "a<b>c"; want an object`,
+	} {
+		t.Run(ret, func(t *testing.T) {
+			var rec recorder
+			h, err := hooks.CompileJS("q", "exports.beforeToolExecute = () => ("+ret+");", rec.diagnose)
+			require.NoError(t, err)
+			run := start(t, &rec, h)
+			_, err = run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x"})
+			require.NoError(t, err)
+			msgs := diagTexts(rec.diagnostics())
+			require.Len(t, msgs, 1)
+			assert.Contains(t, msgs[0], want)
+			assert.NotContains(t, msgs[0], `\u00`)
+			assert.True(t, utf8.ValidString(msgs[0]))
+			assert.Less(t, len(msgs[0]), 600, "bounded")
+		})
+	}
 }
