@@ -25,9 +25,13 @@ type jsHook struct {
 	jsPool                       // its idle runtimes
 }
 
-func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, limits jsrt.Limits, report func(error)) *jsHook {
+func newJSHook(name string, prog *jsrt.Program, timeout, loadTimeout time.Duration, limits jsrt.Limits, report func(error)) *jsHook {
 	h := &jsHook{name: name, timeout: timeout, jsPool: jsPool{limits: limits}}
-	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
+	if loadTimeout <= 0 {
+		loadTimeout = evalTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), loadTimeout,
+		fmt.Errorf("loading hook %q took longer than its load timeout, %s (Loader.LoadTimeout)", name, loadTimeout))
 	defer cancel()
 	in, err := newJSInstance(ctx, limits)
 	if err != nil {

@@ -125,6 +125,14 @@ type Loader struct {
 	// Zero (the default): no timeout but the context's.
 	Timeout time.Duration
 
+	// LoadTimeout bounds loading one hook: making its first runtime,
+	// evaluating its module, and reading module.exports, which runs the
+	// hook's code (a top-level statement, a getter, a Proxy trap) before
+	// any call. A hook whose load runs out of it is a load diagnostic and
+	// handles nothing. Zero: DefaultLoadTimeout (5 s), which CompileJS
+	// always uses.
+	LoadTimeout time.Duration
+
 	// MaxAlloc bounds, in bytes, what one built-in call of a hook may
 	// allocate from a number the hook gives: new ArrayBuffer(n), a typed
 	// array, "x".repeat(n), padStart, padEnd, join's separators. A built-in
@@ -173,7 +181,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 	if prog.MainError() != nil { // reported by CompileDir
 		return &jsHook{name: name}, nil
 	}
-	return newJSHook(name, prog, l.Timeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
+	return newJSHook(name, prog, l.Timeout, l.LoadTimeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
 }
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
@@ -236,7 +244,9 @@ func (l *Loader) diagnose(d Diagnostic) {
 // CompileJS compiles a JavaScript hook from source, for tests and
 // embedding: the same as a loaded index.js, except that a syntax error is
 // an error here (a programmatic call), and require finds no file. diag
-// gets the load-time diagnostics; nil: slog.
+// gets the load-time diagnostics; nil: slog. Evaluating the module and
+// reading its exports are bounded by DefaultLoadTimeout: past it, the hook
+// loads with a diagnostic and handles nothing.
 func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 	if name == "" {
 		return nil, errors.New("hooks: CompileJS: the hook's name is empty")
@@ -246,7 +256,7 @@ func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
 	}
 	l := Loader{Diagnostics: diag}
-	return newJSHook(name, prog, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+	return newJSHook(name, prog, 0, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
 }
 
 // checkHookName accepts one plain path element: a hook name can never make

@@ -11,9 +11,14 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// evalTimeout bounds what runs outside any call: making a runtime, and
-// evaluating the module at load to read its exports.
-var evalTimeout = 10 * time.Second // a variable: tests shorten it
+// DefaultLoadTimeout bounds a load when Loader.LoadTimeout is zero, and
+// every CompileJS: making the hook's first runtime, evaluating its module
+// and reading its exports (getters, Proxy traps) run hook code outside any
+// call, under no context of the caller's.
+const DefaultLoadTimeout = 5 * time.Second
+
+// evalTimeout is DefaultLoadTimeout; a variable: tests shorten it.
+var evalTimeout = DefaultLoadTimeout
 
 // jsInstance is one runtime of a hook. Its built-ins are frozen once
 // (jsrt.Lockdown), and each call evaluates the module again, with a new
