@@ -26,10 +26,11 @@ var evalTimeout = DefaultLoadTimeout
 // It serves one call at a time.
 type jsInstance struct {
 	rt       *goja.Runtime
-	retained *jsrt.Retained // a call left memory only the runtime's end gives back
-	globals  jsrt.Globals   // the globals the running call wrote
-	freeze   goja.Callable  // Object.freeze, taken before any hook code ran
-	calls    int            // calls it served: it is replaced after maxCalls
+	retained *jsrt.Retained  // a call left memory only the runtime's end gives back
+	globals  jsrt.Globals    // the globals the running call wrote
+	freeze   goja.Callable   // Object.freeze, taken before any hook code ran
+	ev       *jsrt.Evaluator // evaluates the hook's module, once per call
+	calls    int             // calls it served: it is replaced after maxCalls
 
 	// Of the call running now; nil between calls.
 	exports     *goja.Object // module.exports; nil when the module left no object
@@ -68,7 +69,10 @@ func newJSInstance(ctx context.Context, l jsrt.Limits) (*jsInstance, error) {
 // begin evaluates the module for one call and builds its ctx. It runs
 // inside Guard.
 func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
-	exports, err := prog.Evaluate(ctx, in.rt)
+	if in.ev == nil || in.ev.Program() != prog {
+		in.ev = jsrt.NewEvaluator(in.rt, prog, in.freeze)
+	}
+	exports, err := in.ev.Evaluate(ctx)
 	if err != nil {
 		return fmt.Errorf("evaluating the module: %w", err)
 	}
@@ -82,6 +86,9 @@ func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
 func (in *jsInstance) end() {
 	in.exports, in.ctx, in.cur = nil, nil, nil
 	in.globals.Reset()
+	if in.ev != nil {
+		in.ev.End()
+	}
 }
 
 // jsArgs builds the arguments of an export after ctx, in the runtime.
