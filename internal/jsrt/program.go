@@ -368,23 +368,41 @@ func (e *Evaluator) unit(key string, u *unit) *evalUnit {
 type modules struct {
 	ctx    context.Context // bounds the conversion of required JSON files
 	ev     *Evaluator
-	loaded map[string]*goja.Object // module objects by file key, also while they run (cycles)
+	main   *goja.Object            // the main module, also while it runs (cycles)
+	loaded map[string]*goja.Object // the others by file key; nil until one is required
+}
+
+// module returns the module object of the file key, if loaded.
+func (m *modules) module(key string) *goja.Object {
+	if key == Main {
+		return m.main
+	}
+	return m.loaded[key]
+}
+
+// keep notes the module object of the file key.
+func (m *modules) keep(key string, mod *goja.Object) {
+	if key == Main {
+		m.main = mod
+		return
+	}
+	if m.loaded == nil {
+		m.loaded = map[string]*goja.Object{}
+	}
+	m.loaded[key] = mod
 }
 
 // require loads the file key (a slash path relative to the hook's folder),
 // once per evaluation, and returns its module.exports. It panics with a JS
 // exception, as a native function does.
 func (m *modules) require(key string) goja.Value {
-	if mod, ok := m.loaded[key]; ok {
+	if mod := m.module(key); mod != nil {
 		return mod.Get("exports")
 	}
 	rt := m.ev.rt
 	u := m.ev.prog.files[key]
 	if u.err != nil {
 		panic(rt.NewGoError(&BrokenFileError{err: u.err}))
-	}
-	if m.loaded == nil {
-		m.loaded = make(map[string]*goja.Object, 1)
 	}
 	if u.prog == nil { // JSON
 		v, err := ToJS(m.ctx, rt, u.data, nil)
@@ -393,7 +411,7 @@ func (m *modules) require(key string) goja.Value {
 		}
 		mod := rt.NewObject()
 		_ = mod.Set("exports", v)
-		m.loaded[key] = mod
+		m.keep(key, mod)
 		return v
 	}
 	eu := m.ev.unit(key, u)
@@ -401,7 +419,7 @@ func (m *modules) require(key string) goja.Value {
 	mod := rt.NewObject()
 	_ = mod.Set("exports", exports)
 	_ = mod.Set("id", eu.filename)
-	m.loaded[key] = mod
+	m.keep(key, mod)
 	if _, err := eu.fn(exports, exports, eu.require, mod, eu.filename, eu.dirname); err != nil {
 		panic(err)
 	}
