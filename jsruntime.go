@@ -100,6 +100,7 @@ type jsArgs func(in *jsInstance) ([]goja.Value, error)
 // the call, reading the returned value) runs under the call's context, and
 // ends before call returns.
 func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs) (ret any, err error) {
+	var returned goja.Value // what the export returned, once it did
 	in.cur = c
 	in.calls++
 	defer in.end()
@@ -124,21 +125,20 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		if err != nil {
 			return err
 		}
-		ret, err = in.export(ctx, v)
-		if err == nil {
-			return nil
+		returned = v
+		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
+			return fmt.Errorf("returned a value that cannot be read: %w", err)
 		}
-		err = fmt.Errorf("returned a value that cannot be read: %w", err)
-		if p == BeforeToolExecute && ctx.Err() == nil {
-			// A refusal refuses even when the rest of it cannot be read
-			// (a cycle, a BigInt, a getter that throws beside allow: false).
-			if refusal := in.refusal(v); refusal != nil {
-				c.diagnose(p, fmt.Errorf("%w; read as a refusal", err))
-				ret, err = refusal, nil
-			}
-		}
-		return err
+		return nil
 	})
+	if err != nil && returned != nil && p == BeforeToolExecute {
+		// A refusal refuses even when the rest of it cannot be read (a
+		// cycle, a BigInt, a getter that throws beside allow: false).
+		if refusal := in.refusalOf(ctx, returned, err); refusal != nil {
+			c.diagnose(p, fmt.Errorf("%w; read as a refusal", err))
+			ret, err = refusal, nil
+		}
+	}
 	// What the call's reads ran (a getter, toJSON, a thrown value's
 	// toString) may have queued Promise jobs: they run now, still as this
 	// call, or the runtime is not used again (jsPool.put).
@@ -148,15 +148,6 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 	var pe *jsrt.PanicError
 	if errors.As(err, &pe) {
 		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
-	}
-	return ret, err
-}
-
-// export reads v as Go data (jsrt.Export); a throw while reading it (a
-// getter, toJSON) is its error.
-func (in *jsInstance) export(ctx context.Context, v goja.Value) (ret any, err error) {
-	if ex := in.rt.Try(func() { ret, err = jsrt.Export(ctx, in.rt, v) }); ex != nil {
-		return nil, jsrt.Error(ex)
 	}
 	return ret, err
 }
@@ -173,7 +164,11 @@ func (in *jsInstance) refusal(v goja.Value) map[string]any {
 	m := map[string]any{}
 	for _, k := range [...]string{"allow", "block", "reason"} {
 		var f goja.Value
-		if in.rt.Try(func() { f = o.Get(k) }) != nil {
+		if ex := in.rt.Try(func() { f = o.Get(k) }); ex != nil {
+			var thrown *jsrt.ScriptError
+			if !errors.As(jsrt.Error(ex), &thrown) {
+				return nil // an interrupt, a stack overflow: no second try
+			}
 			if k == "reason" {
 				continue
 			}
@@ -194,6 +189,26 @@ func (in *jsInstance) refusal(v goja.Value) map[string]any {
 		return nil
 	}
 	return m
+}
+
+// refusalOf is in.refusal(v), read under ctx, for a value whose reading
+// failed with err: only when err is the value's (it cannot be held as
+// JSON, or a getter threw), not an interrupt or a stack overflow, whose
+// second reading would cost as much again, past the call's deadline.
+func (in *jsInstance) refusalOf(ctx context.Context, v goja.Value, err error) (refusal map[string]any) {
+	var unreadable *jsrt.ValueError
+	var thrown *jsrt.ScriptError
+	if ctx.Err() != nil || !errors.As(err, &unreadable) && !errors.As(err, &thrown) {
+		return nil
+	}
+	_ = jsrt.Guard(ctx, in.rt, func() error {
+		refusal = in.refusal(v)
+		return nil
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return refusal
 }
 
 // drain runs the Promise jobs left in the runtime under ctx (see
