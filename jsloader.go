@@ -48,9 +48,15 @@ func DefaultDir() (string, error) {
 // No JavaScript state survives a call: each call evaluates the module
 // anew, in a goja runtime whose built-ins and globalThis were frozen when
 // it was made; to remember something, use ctx.state, ctx.memo or a file.
-// So a hook may not write a global (globalThis.x = 1, or x = 1 without a
-// declaration) or change a built-in (no polyfills): strict code throws a
-// TypeError, sloppy code's write is dropped. Assigning a property an
+// A hook may write globals within its call (globalThis.x = 1, x = 1
+// without a declaration in sloppy code, a polyfill of a missing global):
+// they live in the call's own table and are gone when it ends. It may not
+// replace or change a built-in: strict code throws a TypeError, sloppy
+// code's write is dropped. Nothing of a call runs after it: a Promise job
+// queued while the library reads what the hook returned runs in the call
+// (or the runtime is dropped), and a ctx kept past its call throws.
+// Loading (the module's evaluation, reading module.exports) is bounded by
+// LoadTimeout. Assigning a property an
 // object inherits from a built-in (this.name in an Error subclass,
 // o.toString) defines it on the object, as usual. A hook keeps at most 4
 // idle runtimes (about 0.5 MB each) for later calls; nothing is prepared
