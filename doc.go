@@ -110,7 +110,7 @@
 // a CommonJS module that exports one function per point it handles, named
 // after the [Point]. Each call evaluates the module anew in a runtime whose
 // built-ins and globalThis are frozen, so no JavaScript state survives a
-// call; a hook may not write globals or change built-ins. The Loader's documentation gives what
+// call; a global a hook writes lasts until its call ends, and built-ins cannot be changed. The Loader's documentation gives what
 // an export receives and may return, and the ctx object's capabilities.
 //
 // [CommandHooks] turns a settings file's "hooks" list into hooks that run

@@ -25,13 +25,24 @@ const maxHTTPBody = 16 << 20
 // the hook first reads them, so that a hook pays only for what it uses and
 // preparing a runtime stays cheap.
 func (in *jsInstance) newCtx() *goja.Object {
-	return in.rt.NewDynamicObject(&jsCtx{in: in})
+	return in.rt.NewDynamicObject(&jsCtx{in: in, c: in.cur})
 }
 
 // jsCtx is the handler of ctx.
 type jsCtx struct {
 	in      *jsInstance
+	c       *Context              // the call it is the ctx of
 	members map[string]goja.Value // made so far, and what the hook set; nil until then
+}
+
+// live returns the Context of x's call, or throws once that call has
+// ended: a ctx kept past its call (a Promise job, a closure) acts for
+// nobody, and never for the call the runtime serves now.
+func (x *jsCtx) live() *Context {
+	if x.in.cur != x.c || x.c == nil {
+		panic(x.in.rt.NewTypeError("ctx of a hook call that has ended: it acts for nobody"))
+	}
+	return x.c
 }
 
 // keep notes the member key, making the map on the first.
@@ -61,7 +72,7 @@ func (x *jsCtx) Get(key string) goja.Value {
 
 // make builds the member key, or returns nil for a key ctx does not have.
 func (x *jsCtx) make(key string) (goja.Value, error) {
-	in, rt, c := x.in, x.in.rt, x.in.cur
+	in, rt, c := x.in, x.in.rt, x.live()
 	value := func(v any) (goja.Value, error) { return jsrt.ToJS(c.base(), rt, v, nil) }
 	switch key {
 	case "workdir":
@@ -79,31 +90,32 @@ func (x *jsCtx) make(key string) (goja.Value, error) {
 	case "system":
 		return in.systemJS(c)
 	case "file":
-		return in.fileJS(), nil
+		return x.fileJS(), nil
 	case "http":
-		return in.httpJS(), nil
+		return x.httpJS(), nil
 	case "log":
 		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
+			c := x.live()
 			args := make([]any, len(call.Arguments))
 			for i, a := range call.Arguments {
 				args[i] = in.logText(a)
 			}
-			in.cur.Log(args...)
+			c.Log(args...)
 			return goja.Undefined()
 		}), nil
 	case "confirm":
 		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			title, body := in.titleBody(call.Argument(0))
-			return rt.ToValue(in.cur.Confirm(Prompt{Title: title, Body: body}))
+			return rt.ToValue(x.live().Confirm(Prompt{Title: title, Body: body}))
 		}), nil
 	case "notify":
 		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			title, body := in.titleBody(call.Argument(0))
-			in.cur.Notify(Notice{Title: title, Body: body})
+			x.live().Notify(Notice{Title: title, Body: body})
 			return goja.Undefined()
 		}), nil
 	case "memo":
-		return rt.ToValue(in.memo), nil
+		return rt.ToValue(x.memo), nil
 	}
 	return nil, nil
 }
@@ -176,19 +188,20 @@ func (in *jsInstance) systemJS(c *Context) (goja.Value, error) {
 
 // fileJS is ctx.file: read, write, append, exists, on the Context's Files.
 // Text goes in and out as strings (UTF-8); errors throw.
-func (in *jsInstance) fileJS() *goja.Object {
-	o := in.rt.NewObject()
+func (x *jsCtx) fileJS() *goja.Object {
+	o := x.in.rt.NewObject()
 	files := func() Files {
-		if in.cur.Files == nil {
-			return DirFiles(in.cur.Workdir)
+		c := x.live()
+		if c.Files == nil {
+			return DirFiles(c.Workdir)
 		}
-		return in.cur.Files
+		return c.Files
 	}
 	_ = o.Set("read", func(name string) (string, error) {
 		var b []byte
 		var err error
 		if r, ok := files().(ContextReader); ok { // stops with the call
-			b, err = r.ReadContext(in.cur.base(), name)
+			b, err = r.ReadContext(x.live().base(), name)
 		} else {
 			b, err = files().Read(name)
 		}
@@ -214,10 +227,11 @@ type jsHTTPRequest struct {
 // post(url, body, options) on top of it. It uses the Context's HTTP client
 // and honours the call's context; a network error throws, an HTTP error
 // status does not.
-func (in *jsInstance) httpJS() *goja.Object {
-	rt := in.rt
+func (x *jsCtx) httpJS() *goja.Object {
+	in, rt := x.in, x.in.rt
 	o := rt.NewObject()
 	request := func(opts goja.Value, method, url string, body goja.Value) goja.Value {
+		c := x.live()
 		var req jsHTTPRequest
 		data, err := in.json(opts)
 		if err == nil && data != nil {
@@ -234,11 +248,11 @@ func (in *jsInstance) httpJS() *goja.Object {
 				panic(rt.NewGoError(err))
 			}
 		}
-		res, err := in.do(req)
+		res, err := do(c, req)
 		if err != nil {
 			panic(rt.NewGoError(err))
 		}
-		v, err := jsrt.ToJS(in.cur.base(), rt, res, nil)
+		v, err := jsrt.ToJS(c.base(), rt, res, nil)
 		if err != nil {
 			panic(rt.NewGoError(err))
 		}
@@ -257,8 +271,7 @@ func (in *jsInstance) httpJS() *goja.Object {
 }
 
 // do sends one ctx.http request.
-func (in *jsInstance) do(r jsHTTPRequest) (map[string]any, error) {
-	c := in.cur
+func do(c *Context, r jsHTTPRequest) (map[string]any, error) {
 	if r.URL == "" {
 		return nil, errors.New("http: no url")
 	}
@@ -316,14 +329,14 @@ func (in *jsInstance) do(r jsHTTPRequest) (map[string]any, error) {
 
 // memo is ctx.memo(key, fn): Context.Memo with a synchronous JavaScript fn,
 // whose result must be JSON (it is kept in snapshots).
-func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
-	rt := in.rt
+func (x *jsCtx) memo(call goja.FunctionCall) goja.Value {
+	rt, c := x.in.rt, x.live()
 	key := call.Argument(0).String()
 	fn, ok := goja.AssertFunction(call.Argument(1))
 	if !ok {
 		panic(rt.NewTypeError("memo(key, fn): fn must be a function"))
 	}
-	v, err := in.cur.Memo(key, func() (any, error) {
+	v, err := c.Memo(key, func() (any, error) {
 		r, err := fn(goja.Undefined())
 		if err != nil {
 			return nil, err
@@ -331,7 +344,7 @@ func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
 		if _, ok := jsrt.AsPromise(r); ok {
 			return nil, errors.New("memo: fn returned a Promise; memo takes a synchronous function")
 		}
-		return jsrt.Export(in.cur.base(), rt, r)
+		return jsrt.Export(x.live().base(), rt, r)
 	})
 	if err != nil {
 		var interrupted *goja.InterruptedError
@@ -344,7 +357,7 @@ func (in *jsInstance) memo(call goja.FunctionCall) goja.Value {
 		}
 		panic(rt.NewGoError(err))
 	}
-	jv, err := jsrt.ToJS(in.cur.base(), rt, v, nil)
+	jv, err := jsrt.ToJS(c.base(), rt, v, nil)
 	if err != nil {
 		panic(rt.NewGoError(err))
 	}

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/dop251/goja"
 
@@ -24,9 +25,13 @@ type jsHook struct {
 	jsPool                       // its idle runtimes
 }
 
-func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, limits jsrt.Limits, report func(error)) *jsHook {
+func newJSHook(name string, prog *jsrt.Program, timeout, loadTimeout time.Duration, limits jsrt.Limits, report func(error)) *jsHook {
 	h := &jsHook{name: name, timeout: timeout, jsPool: jsPool{limits: limits}}
-	ctx, cancel := context.WithTimeout(context.Background(), evalTimeout)
+	if loadTimeout <= 0 {
+		loadTimeout = evalTimeout
+	}
+	ctx, cancel := context.WithTimeoutCause(context.Background(), loadTimeout,
+		fmt.Errorf("loading hook %q took longer than its load timeout, %s (Loader.LoadTimeout)", name, loadTimeout))
 	defer cancel()
 	in, err := newJSInstance(ctx, limits)
 	if err != nil {
@@ -50,6 +55,9 @@ func newJSHook(name string, prog *jsrt.Program, timeout time.Duration, limits js
 		problems = h.readExports(in)
 		return nil
 	})
+	if derr := in.drain(ctx); err == nil {
+		err = derr // a job the reads queued threw past its Promise, or looped
+	}
 	if err != nil { // a getter or a Proxy trap of module.exports threw, or looped
 		report(fmt.Errorf("reading module.exports: %w", err))
 		h.exports = [len(allPoints)]bool{} // what was read before it handles nothing
@@ -133,12 +141,20 @@ func (h *jsHook) call(c *Context, p Point, args jsArgs) (any, error) {
 	return v, err
 }
 
+// clipMax bounds what a message quotes of a value.
+const clipMax = 200
+
+// clip is data for a message, cut at clipMax bytes on a character's
+// boundary.
 func clip(data []byte) string {
-	const max = 200
-	if len(data) > max {
-		return string(data[:max]) + "…"
+	if len(data) <= clipMax {
+		return string(data)
 	}
-	return string(data)
+	cut := clipMax
+	for cut > 0 && !utf8.RuneStart(data[cut]) {
+		cut--
+	}
+	return string(data[:cut]) + "…"
 }
 
 // BeforeRun runs beforeRun(ctx, start); {state} becomes the hook's state.
@@ -233,10 +249,17 @@ func (h *jsHook) BeforeToolExecute(c *Context, call ToolCall) (*ToolCallPatch, e
 	if r == nil {
 		return nil, err
 	}
-	p := &ToolCallPatch{Allow: r.boolean("allow"), Reason: r.str("reason"), Arguments: r.arguments("arguments")}
-	if block := r.str("block"); block != nil {
-		p.Allow, p.Reason = new(false), block
+	if refused, reason := r.refusal(); refused {
+		// A refusal stands whatever else came with it: a field of the
+		// wrong type beside it is a diagnostic, never a reason to drop it.
+		r.arguments("arguments")
+		_, result := r.toolResult("result")
+		if err := r.done(result); err != nil {
+			c.diagnose(BeforeToolExecute, fmt.Errorf("%w: ignored; the call is refused", err))
+		}
+		return &ToolCallPatch{Allow: new(false), Reason: reason}, nil
 	}
+	p := &ToolCallPatch{Allow: r.boolean("allow"), Reason: r.str("reason"), Arguments: r.arguments("arguments")}
 	var result *returned
 	p.Result, result = r.toolResult("result")
 	return p, r.done(result)

@@ -48,9 +48,15 @@ func DefaultDir() (string, error) {
 // No JavaScript state survives a call: each call evaluates the module
 // anew, in a goja runtime whose built-ins and globalThis were frozen when
 // it was made; to remember something, use ctx.state, ctx.memo or a file.
-// So a hook may not write a global (globalThis.x = 1, or x = 1 without a
-// declaration) or change a built-in (no polyfills): strict code throws a
-// TypeError, sloppy code's write is dropped. Assigning a property an
+// A hook may write globals within its call (globalThis.x = 1, x = 1
+// without a declaration in sloppy code, a polyfill of a missing global):
+// they live in the call's own table and are gone when it ends. It may not
+// replace or change a built-in: strict code throws a TypeError, sloppy
+// code's write is dropped. Nothing of a call runs after it: a Promise job
+// queued while the library reads what the hook returned runs in the call
+// (or the runtime is dropped), and a ctx kept past its call throws.
+// Loading (the module's evaluation, reading module.exports) is bounded by
+// LoadTimeout. Assigning a property an
 // object inherits from a built-in (this.name in an Error subclass,
 // o.toString) defines it on the object, as usual. A hook keeps at most 4
 // idle runtimes (about 0.5 MB each) for later calls; nothing is prepared
@@ -125,6 +131,14 @@ type Loader struct {
 	// Zero (the default): no timeout but the context's.
 	Timeout time.Duration
 
+	// LoadTimeout bounds loading one hook: making its first runtime,
+	// evaluating its module, and reading module.exports, which runs the
+	// hook's code (a top-level statement, a getter, a Proxy trap) before
+	// any call. A hook whose load runs out of it is a load diagnostic and
+	// handles nothing. Zero: DefaultLoadTimeout (5 s), which CompileJS
+	// always uses.
+	LoadTimeout time.Duration
+
 	// MaxAlloc bounds, in bytes, what one built-in call of a hook may
 	// allocate from a number the hook gives: new ArrayBuffer(n), a typed
 	// array, "x".repeat(n), padStart, padEnd, join's separators. A built-in
@@ -173,7 +187,7 @@ func (l *Loader) Load(name string) (Hook, error) {
 	if prog.MainError() != nil { // reported by CompileDir
 		return &jsHook{name: name}, nil
 	}
-	return newJSHook(name, prog, l.Timeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
+	return newJSHook(name, prog, l.Timeout, l.LoadTimeout, jsrt.Limits{MaxAlloc: l.MaxAlloc}, report), nil
 }
 
 // LoadAgent loads the hooks a declares, in order. A declared hook that
@@ -239,7 +253,9 @@ func (l *Loader) diagnose(d Diagnostic) {
 // CompileJS compiles a JavaScript hook from source, for tests and
 // embedding: the same as a loaded index.js, except that a syntax error is
 // an error here (a programmatic call), and require finds no file. diag
-// gets the load-time diagnostics; nil: slog.
+// gets the load-time diagnostics; nil: slog. Evaluating the module and
+// reading its exports are bounded by DefaultLoadTimeout: past it, the hook
+// loads with a diagnostic and handles nothing.
 func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 	if name == "" {
 		return nil, errors.New("hooks: CompileJS: the hook's name is empty")
@@ -249,7 +265,7 @@ func CompileJS(name, source string, diag func(Diagnostic)) (Hook, error) {
 		return nil, fmt.Errorf("hooks: hook %q: %w", name, err)
 	}
 	l := Loader{Diagnostics: diag}
-	return newJSHook(name, prog, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
+	return newJSHook(name, prog, 0, 0, jsrt.Limits{}, func(err error) { l.diagnose(Diagnostic{Hook: name, Err: err}) }), nil
 }
 
 // checkHookName accepts one plain path element: a hook name can never make

@@ -47,12 +47,13 @@ func (p *jsPool) get(ctx context.Context) (*jsInstance, error) {
 }
 
 // put gives in back after a call that ended with err, unless it served
-// its share of calls, or the call left memory in it (jsrt.Retained), or
+// its share of calls, or the call left memory in it (jsrt.Retained) or a
+// Promise job not run (jsrt.Pending: it would run in the next call), or
 // did not end as JavaScript ends (an interrupt, a Go panic, a stack
 // overflow may leave a runtime's own state half-way), or the pool holds
 // maxIdle already.
 func (p *jsPool) put(in *jsInstance, ctx context.Context, err error) {
-	if in.calls >= maxCalls || in.retained.Any() || ctx.Err() != nil {
+	if in.calls >= maxCalls || in.retained.Any() || ctx.Err() != nil || jsrt.Pending(in.rt) {
 		return
 	}
 	var thrown *jsrt.ScriptError

@@ -6,6 +6,7 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/dop251/goja"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -143,4 +144,39 @@ func TestJSMemoryHeldPerHookIsBounded(t *testing.T) {
 	after := heap()
 	assert.Zero(t, h.idleCount(), "the runtime served its maxCalls: dropped")
 	assert.Less(t, int64(after)-int64(after100), int64(2<<20), "heap grew from %d to %d bytes", after100, after)
+}
+
+// TestJSCtxOfAnEndedCallActsForNobody: a ctx kept past its call (were
+// anything of a call to run later) throws instead of acting, and never
+// acts for the call the runtime serves then.
+func TestJSCtxOfAnEndedCallActsForNobody(t *testing.T) {
+	h, run := poolHook(t, `exports.beforeToolExecute = () => undefined;`)
+	c := run.context(context.Background(), BeforeToolExecute)
+	in, err := h.get(c.base())
+	require.NoError(t, err)
+	var kept *goja.Object
+	_, err = in.call(c, h.prog, BeforeToolExecute, func(in *jsInstance) ([]goja.Value, error) {
+		kept = in.ctx
+		return nil, nil
+	})
+	require.NoError(t, err)
+	require.NotNil(t, kept)
+	c2 := run.context(context.Background(), BeforeToolExecute)
+	in.cur = c2 // as if another call were running in the runtime now
+	defer func() { in.cur = nil }()
+	for _, member := range []string{"log", "notify", "confirm", "memo", "state", "workdir", "file", "http"} {
+		ex := in.rt.Try(func() {
+			v := kept.Get(member)
+			if fn, ok := goja.AssertFunction(v); ok {
+				_, err := fn(goja.Undefined(), in.rt.ToValue("x"), in.rt.ToValue(func() string { return "y" }))
+				if err != nil {
+					panic(err)
+				}
+			}
+		})
+		if !assert.NotNil(t, ex, member) {
+			continue
+		}
+		assert.Contains(t, ex.Error(), "ctx of a hook call that has ended", member)
+	}
 }

@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -122,6 +123,54 @@ func (r *returned) done(parts ...*returned) error {
 		}
 	}
 	return r.err
+}
+
+// refusal reports whether r refuses a tool call, and with what reason:
+// allow false, or block (its text the reason). What is meant as a refusal
+// refuses even when it is not well formed: an allow that is not true or
+// false, a block that is not a string (false aside). A reason of the wrong
+// type is a diagnostic kept in r.err; the refusal then has none of its own.
+func (r *returned) refusal() (bool, *string) {
+	allow, block := r.m["allow"], r.m["block"]
+	refused := false
+	switch a := allow.(type) {
+	case nil, bool:
+		refused = a == false
+	default:
+		refused = true
+		r.keep(fmt.Errorf("returned allow: %s; want true or false: read as a refusal", clipJSON(a)))
+	}
+	var reason *string
+	switch b := block.(type) {
+	case nil:
+	case string:
+		return true, &b
+	case bool:
+		if b {
+			return true, nil
+		}
+	default:
+		r.keep(fmt.Errorf("returned block: %s; want a string: read as a refusal", clipJSON(b)))
+		return true, nil
+	}
+	if !refused {
+		return false, nil
+	}
+	switch why := r.m["reason"].(type) {
+	case nil:
+	case string:
+		reason = &why
+	default:
+		r.wrong("reason", "a string", why)
+	}
+	return true, reason
+}
+
+// keep notes err, unless an error was met first.
+func (r *returned) keep(err error) {
+	if r.err == nil {
+		r.err = err
+	}
 }
 
 // end reads end: {output}, or end: true beside output.
@@ -262,11 +311,18 @@ func (r *returned) arguments(k string) map[string]any {
 	return nil
 }
 
-// clipJSON writes v as JSON for a message, cut at 200 bytes.
+// clipJSON quotes v for a message as JSON, as the hook would read it
+// (no HTML escaping: "<run-1>", not "\u003crun-1\u003e"), cut at clipMax
+// bytes. A long string is cut before it is encoded.
 func clipJSON(v any) string {
-	data, err := json.Marshal(v)
-	if err != nil {
+	if s, ok := v.(string); ok && len(s) > clipMax {
+		v = s[:clipMax+1] // clip then cuts it, and marks the cut
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
 		return fmt.Sprintf("%T", v)
 	}
-	return clip(data)
+	return clip(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }

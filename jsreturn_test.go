@@ -2,8 +2,10 @@ package hooks_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 	"time"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 	"github.com/stretchr/testify/assert"
@@ -99,4 +101,86 @@ func TestJSErrorsShowNoGoStructs(t *testing.T) {
 	require.Len(t, msgs, 1)
 	assert.Contains(t, msgs[0], "TypeError: Cannot convert object to primitive value")
 	assert.NotContains(t, msgs[0], "0xc")
+}
+
+// TestAJSRefusalRefusesWhateverComesWithIt: a refusal beside a field of
+// the wrong type, or beside a value that cannot be read, refuses the call;
+// the bad field is a diagnostic. What evidently means a refusal but is not
+// well formed (an allow that is not a boolean, a block that is not a
+// string) refuses too.
+func TestAJSRefusalRefusesWhateverComesWithIt(t *testing.T) {
+	for ret, want := range map[string]struct{ reason, diag string }{
+		`{allow: false, reason: 404}`:                      {"refused by hook", "returned reason: 404; want a string"},
+		`{block: "x", reason: 5}`:                          {"x", ""},
+		`{block: 5}`:                                       {"refused by hook", "returned block: 5; want a string: read as a refusal"},
+		`{block: true}`:                                    {"refused by hook", ""},
+		`{allow: false, arguments: "x"}`:                   {"refused by hook", `returned arguments: "x"; want an object`},
+		`{allow: false, reason: "no", result: 7}`:          {"no", "returned result: 7; want an object"},
+		`{allow: false, reason: "no", result: {text: 1}}`:  {"no", "returned result.text: 1; want a string"},
+		`{allow: "false", reason: "no"}`:                   {"no", `returned allow: "false"; want true or false: read as a refusal`},
+		`{allow: 0}`:                                       {"refused by hook", "returned allow: 0; want true or false: read as a refusal"},
+		`{allow: false, reason: "no", arguments: {n: 5n}}`: {"no", "BigInt"},
+		`(() => { const a = {}; a.self = a; return {allow: false, reason: "no", arguments: a}; })()`: {"no", "cycle"},
+		`({allow: false, reason: "no", get arguments() { throw new Error("boom"); }})`:               {"no", "boom"},
+		`({allow: false, get reason() { throw new Error("boom"); }})`:                                {"refused by hook", "boom"},
+		`({get block() { return "x"; }, result: 1n})`:                                                {"x", "BigInt"},
+		`Promise.resolve({allow: false, reason: "async", arguments: {n: 1n}})`:                       {"async", "BigInt"},
+		`new Proxy({allow: false, reason: "proxied"}, {ownKeys() { throw new Error("keys"); }})`:     {"proxied", "keys"},
+	} {
+		t.Run(ret, func(t *testing.T) {
+			var rec recorder
+			h, err := hooks.CompileJS("guard", "exports.beforeToolExecute = () => ("+ret+");", rec.diagnose)
+			require.NoError(t, err)
+			run := start(t, &rec, h)
+			res, err := run.CallTool(bg, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"text": "ran"}}, echoTool(&rec))
+			require.NoError(t, err)
+			assert.Empty(t, rec.got(), "the tool did not run")
+			assert.True(t, res.IsError)
+			assert.Contains(t, res.Text, want.reason)
+			msgs := strings.Join(diagTexts(rec.diagnostics()), "\n")
+			if want.diag == "" {
+				assert.Empty(t, msgs)
+			} else {
+				assert.Contains(t, msgs, want.diag)
+			}
+		})
+	}
+}
+
+// TestJSAllowWithBadFieldsStillReportsThem: beside an allow, a field of
+// the wrong type is the hook's error (no opinion), as before.
+func TestJSAllowWithBadFieldsStillReportsThem(t *testing.T) {
+	var rec recorder
+	run := start(t, &rec, js(t, "bad", `exports.beforeToolExecute = () => ({allow: true, arguments: "x"});`))
+	res, err := run.CallTool(bg, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"text": "ran"}}, echoTool(&rec))
+	require.NoError(t, err)
+	assert.Equal(t, "ran", res.Text)
+	assert.Contains(t, strings.Join(diagTexts(rec.diagnostics()), "\n"), `returned arguments: "x"; want an object`)
+}
+
+// TestJSDiagnosticsQuoteReturnsReadably: a diagnostic quotes what a hook
+// returned as the hook wrote it (no HTML escaping), cut to a bounded
+// length on a character's boundary.
+func TestJSDiagnosticsQuoteReturnsReadably(t *testing.T) {
+	for ret, want := range map[string]string{
+		`"garbage-<run-1> & more"`:          `returned "garbage-<run-1> & more"; want an object`,
+		`"é".repeat(100000)`:                `returned "éééé`,
+		`{allow: true, reason: ["<b>"]}`:    `returned reason: ["<b>"]; want a string`,
+		`{allow: true, arguments: "a<b>c"}`: `returned arguments: "a<b>c"; want an object`,
+	} {
+		t.Run(ret, func(t *testing.T) {
+			var rec recorder
+			h, err := hooks.CompileJS("q", "exports.beforeToolExecute = () => ("+ret+");", rec.diagnose)
+			require.NoError(t, err)
+			run := start(t, &rec, h)
+			_, err = run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x"})
+			require.NoError(t, err)
+			msgs := diagTexts(rec.diagnostics())
+			require.Len(t, msgs, 1)
+			assert.Contains(t, msgs[0], want)
+			assert.NotContains(t, msgs[0], `\u00`)
+			assert.True(t, utf8.ValidString(msgs[0]))
+			assert.Less(t, len(msgs[0]), 600, "bounded")
+		})
+	}
 }

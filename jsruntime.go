@@ -11,9 +11,14 @@ import (
 	"github.com/rienda/hooks/internal/jsrt"
 )
 
-// evalTimeout bounds what runs outside any call: making a runtime, and
-// evaluating the module at load to read its exports.
-var evalTimeout = 10 * time.Second // a variable: tests shorten it
+// DefaultLoadTimeout bounds a load when Loader.LoadTimeout is zero, and
+// every CompileJS: making the hook's first runtime, evaluating its module
+// and reading its exports (getters, Proxy traps) run hook code outside any
+// call, under no context of the caller's.
+const DefaultLoadTimeout = 5 * time.Second
+
+// evalTimeout is DefaultLoadTimeout; a variable: tests shorten it.
+var evalTimeout = DefaultLoadTimeout
 
 // jsInstance is one runtime of a hook. Its built-ins are frozen once
 // (jsrt.Lockdown), and each call evaluates the module again, with a new
@@ -21,9 +26,11 @@ var evalTimeout = 10 * time.Second // a variable: tests shorten it
 // It serves one call at a time.
 type jsInstance struct {
 	rt       *goja.Runtime
-	retained *jsrt.Retained // a call left memory only the runtime's end gives back
-	freeze   goja.Callable  // Object.freeze, taken before any hook code ran
-	calls    int            // calls it served: it is replaced after maxCalls
+	retained *jsrt.Retained  // a call left memory only the runtime's end gives back
+	globals  jsrt.Globals    // the globals the running call wrote
+	freeze   goja.Callable   // Object.freeze, taken before any hook code ran
+	ev       *jsrt.Evaluator // evaluates the hook's module, once per call
+	calls    int             // calls it served: it is replaced after maxCalls
 
 	// Of the call running now; nil between calls.
 	exports     *goja.Object // module.exports; nil when the module left no object
@@ -48,6 +55,9 @@ func newJSInstance(ctx context.Context, l jsrt.Limits) (*jsInstance, error) {
 	err := jsrt.Guard(ctx, in.rt, func() error {
 		in.freeze, _ = goja.AssertFunction(in.rt.Get("Object").ToObject(in.rt).Get("freeze"))
 		in.wrapFrozenBuiltins()
+		if err := jsrt.InstallGlobals(in.rt, &in.globals); err != nil {
+			return err
+		}
 		return jsrt.Lockdown(in.rt)
 	})
 	if err != nil {
@@ -59,7 +69,10 @@ func newJSInstance(ctx context.Context, l jsrt.Limits) (*jsInstance, error) {
 // begin evaluates the module for one call and builds its ctx. It runs
 // inside Guard.
 func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
-	exports, err := prog.Evaluate(ctx, in.rt)
+	if in.ev == nil || in.ev.Program() != prog {
+		in.ev = jsrt.NewEvaluator(in.rt, prog, in.freeze)
+	}
+	exports, err := in.ev.Evaluate(ctx)
 	if err != nil {
 		return fmt.Errorf("evaluating the module: %w", err)
 	}
@@ -72,6 +85,10 @@ func (in *jsInstance) begin(ctx context.Context, prog *jsrt.Program) error {
 // end lets go of what the call made.
 func (in *jsInstance) end() {
 	in.exports, in.ctx, in.cur = nil, nil, nil
+	in.globals.Reset()
+	if in.ev != nil {
+		in.ev.End()
+	}
 }
 
 // jsArgs builds the arguments of an export after ctx, in the runtime.
@@ -83,6 +100,7 @@ type jsArgs func(in *jsInstance) ([]goja.Value, error)
 // the call, reading the returned value) runs under the call's context, and
 // ends before call returns.
 func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs) (ret any, err error) {
+	var returned goja.Value // what the export returned, once it did
 	in.cur = c
 	in.calls++
 	defer in.end()
@@ -107,16 +125,99 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		if err != nil {
 			return err
 		}
+		returned = v
 		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
 			return fmt.Errorf("returned a value that cannot be read: %w", err)
 		}
 		return nil
 	})
+	if err != nil && returned != nil && p == BeforeToolExecute {
+		// A refusal refuses even when the rest of it cannot be read (a
+		// cycle, a BigInt, a getter that throws beside allow: false).
+		if refusal := in.refusalOf(ctx, returned, err); refusal != nil {
+			c.diagnose(p, fmt.Errorf("%w; read as a refusal", err))
+			ret, err = refusal, nil
+		}
+	}
+	// What the call's reads ran (a getter, toJSON, a thrown value's
+	// toString) may have queued Promise jobs: they run now, still as this
+	// call, or the runtime is not used again (jsPool.put).
+	if derr := in.drain(ctx); err == nil {
+		err = derr
+	}
 	var pe *jsrt.PanicError
 	if errors.As(err, &pe) {
 		err = &PanicError{Value: pe.Value, Stack: pe.Stack}
 	}
 	return ret, err
+}
+
+// refusal reads, from a returned value that cannot be read whole, its
+// allow, block and reason, when they say it refuses: the fields as
+// returned.refusal reads them, or nil. Reading them runs only their own
+// getters, whose throws make the value no evident refusal.
+func (in *jsInstance) refusal(v goja.Value) map[string]any {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return nil
+	}
+	m := map[string]any{}
+	for _, k := range [...]string{"allow", "block", "reason"} {
+		var f goja.Value
+		if ex := in.rt.Try(func() { f = o.Get(k) }); ex != nil {
+			var thrown *jsrt.ScriptError
+			if !errors.As(jsrt.Error(ex), &thrown) {
+				return nil // an interrupt, a stack overflow: no second try
+			}
+			if k == "reason" {
+				continue
+			}
+			return nil
+		}
+		if _, isObject := f.(*goja.Object); isObject && k != "reason" {
+			m[k] = map[string]any{} // not a boolean, not a string: read as a refusal
+			continue
+		}
+		switch x, _, err := jsrt.Primitive(f); {
+		case err != nil && k != "reason": // a BigInt
+			m[k] = map[string]any{}
+		case err == nil && x != nil:
+			m[k] = x
+		}
+	}
+	if refused, _ := (&returned{m: m}).refusal(); !refused {
+		return nil
+	}
+	return m
+}
+
+// refusalOf is in.refusal(v), read under ctx, for a value whose reading
+// failed with err: only when err is the value's (it cannot be held as
+// JSON, or a getter threw), not an interrupt or a stack overflow, whose
+// second reading would cost as much again, past the call's deadline.
+func (in *jsInstance) refusalOf(ctx context.Context, v goja.Value, err error) (refusal map[string]any) {
+	var unreadable *jsrt.ValueError
+	var thrown *jsrt.ScriptError
+	if ctx.Err() != nil || !errors.As(err, &unreadable) && !errors.As(err, &thrown) {
+		return nil
+	}
+	_ = jsrt.Guard(ctx, in.rt, func() error {
+		refusal = in.refusal(v)
+		return nil
+	})
+	if ctx.Err() != nil {
+		return nil
+	}
+	return refusal
+}
+
+// drain runs the Promise jobs left in the runtime under ctx (see
+// jsrt.Drain); afterwards none is left, or the runtime is not reused.
+func (in *jsInstance) drain(ctx context.Context) error {
+	if !jsrt.Pending(in.rt) {
+		return nil
+	}
+	return jsrt.Guard(ctx, in.rt, func() error { return jsrt.Drain(in.rt) })
 }
 
 // values copies Go values into the runtime, as arguments.

@@ -91,13 +91,28 @@ func Error(err error) error {
 	case errors.As(err, &overflow):
 		return fmt.Errorf("stack overflow: more than %d nested calls%s", MaxCallStack, at(overflow.Stack()))
 	case errors.As(err, &ex):
+		// The Go error a native function threw, if any, found now: goja's
+		// Exception.Unwrap runs JavaScript (a Proxy's getPrototypeOf), which
+		// must not run later, outside the call, where errors.Is looks.
+		cause := goCause(ex)
 		var broken *BrokenFileError
-		if errors.As(ex, &broken) { // the file's own message, not "GoError: …"
-			return &ScriptError{Message: broken.Error(), Stack: stack(ex.Stack()), cause: ex}
+		if errors.As(cause, &broken) { // the file's own message, not "GoError: …"
+			return &ScriptError{Message: broken.Error(), Stack: stack(ex.Stack()), cause: cause}
 		}
-		return &ScriptError{Message: readable(Describe(ex.Value())), Stack: stack(ex.Stack()), cause: ex}
+		return &ScriptError{Message: readable(Describe(ex.Value())), Stack: stack(ex.Stack()), cause: cause}
 	}
 	return err
+}
+
+// goCause is the Go error ex carries (a native function's), or nil; a
+// read that throws or is interrupted gives nil.
+func goCause(ex *goja.Exception) (err error) {
+	defer func() {
+		if recover() != nil {
+			err = nil
+		}
+	}()
+	return ex.Unwrap()
 }
 
 // ScriptError is an error thrown by JavaScript.
@@ -115,7 +130,7 @@ func (e *ScriptError) Error() string {
 	return e.Message + "\n" + e.Stack
 }
 
-// Unwrap returns goja's exception.
+// Unwrap returns the Go error a native function threw, if any.
 func (e *ScriptError) Unwrap() error { return e.cause }
 
 // rejection is the error of a rejected Promise.

@@ -137,6 +137,16 @@ func primitive(v any) (out any, keep bool, err error) {
 	return nil, false, nil // a symbol
 }
 
+// Primitive exports v when it is not an object: nil for undefined and
+// null, a bool, a string or a float64; keep is false for undefined and
+// symbols, and a BigInt is an error. It runs no JavaScript.
+func Primitive(v goja.Value) (out any, keep bool, err error) {
+	if _, ok := v.(*goja.Object); ok {
+		return nil, false, &ValueError{Reason: "an object, not a primitive"}
+	}
+	return primitive(v)
+}
+
 // Kind describes a JavaScript value for a message: "a function", "an
 // array", "a string", "null". It runs no JavaScript.
 func Kind(v goja.Value) string {

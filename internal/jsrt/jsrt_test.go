@@ -232,3 +232,18 @@ func TestObjectsKeepOneKeyOrder(t *testing.T) {
 		assert.Equal(t, `{"alpha":{"x":2,"y":1},"beta":{"x":2,"y":1},"kappa":{"x":2,"y":1},"mid":{"x":2,"y":1},"omega":{"x":2,"y":1},"zeta":{"x":2,"y":1}}`, string(data))
 	}
 }
+
+// TestDrainRunsWhatReadsQueued: goja's job queue is visible (Pending), a
+// getter read from Go queues a job and runs none, and Drain runs it.
+func TestDrainRunsWhatReadsQueued(t *testing.T) {
+	require.GreaterOrEqual(t, jobQueueField(), 0, "this goja's job queue is found")
+	rt := New(Limits{})
+	v, err := rt.RunString(`var ran = false; ({ get x() { Promise.resolve().then(() => { ran = true; }); return 1; } })`)
+	require.NoError(t, err)
+	assert.False(t, Pending(rt))
+	assert.Equal(t, int64(1), v.(*goja.Object).Get("x").ToInteger())
+	assert.True(t, Pending(rt), "the getter's job is queued")
+	require.NoError(t, Guard(context.Background(), rt, func() error { return Drain(rt) }))
+	assert.False(t, Pending(rt))
+	assert.True(t, rt.Get("ran").ToBoolean())
+}

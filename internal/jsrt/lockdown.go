@@ -11,8 +11,9 @@ import (
 // (the prototypes of generators, iterators, async functions, typed arrays)
 // is frozen, the global object too. A call's own objects, its module scope
 // included, are new in each call (Program.Evaluate runs the module again),
-// so nothing a hook can write outlives its call: a write to a built-in or
-// a global throws in strict code and is dropped in sloppy code.
+// so nothing a hook can write outlives its call: a write to a built-in
+// throws in strict code and is dropped in sloppy code, and a global the
+// global object lacks is written to the call's own table (InstallGlobals).
 //
 // Freezing a prototype makes an assignment to a property it has fail on
 // every object that inherits it (the "override mistake"): this.name = … in

@@ -4,13 +4,11 @@
 package jsrt
 
 import (
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
 	"os"
-	"path"
 	"path/filepath"
 	"strings"
 
@@ -265,93 +263,4 @@ func (p *Program) MainError() error {
 		return u.err
 	}
 	return errors.New("no " + Main)
-}
-
-// Evaluate runs the main module in rt and returns its module.exports. A
-// module that throws is an error; a syntax error of the main file too. It
-// must run inside Guard, under the same ctx.
-func (p *Program) Evaluate(ctx context.Context, rt *goja.Runtime) (goja.Value, error) {
-	m := &modules{ctx: ctx, prog: p, rt: rt, loaded: map[string]*goja.Object{}}
-	// Under Try, which turns the require's throws into an error (an
-	// interrupt goes on as a panic, for Guard).
-	var exports goja.Value
-	if ex := rt.Try(func() { exports = m.require(Main) }); ex != nil {
-		return nil, ex
-	}
-	return exports, nil
-}
-
-// modules is the module table of one runtime.
-type modules struct {
-	ctx    context.Context // bounds the conversion of required JSON files
-	prog   *Program
-	rt     *goja.Runtime
-	loaded map[string]*goja.Object // module objects by file key, also while they run (cycles)
-}
-
-// require loads the file key (a slash path relative to the hook's folder),
-// once per runtime, and returns its module.exports. It panics with a JS
-// exception, as a native function does.
-func (m *modules) require(key string) goja.Value {
-	if mod, ok := m.loaded[key]; ok {
-		return mod.Get("exports")
-	}
-	u := m.prog.files[key]
-	if u.err != nil {
-		panic(m.rt.NewGoError(&BrokenFileError{err: u.err}))
-	}
-	if u.prog == nil { // JSON
-		v, err := ToJS(m.ctx, m.rt, u.data, nil)
-		if err != nil {
-			panic(m.rt.NewGoError(err))
-		}
-		mod := m.rt.NewObject()
-		_ = mod.Set("exports", v)
-		m.loaded[key] = mod
-		return v
-	}
-	fn, err := m.rt.RunProgram(u.prog)
-	if err != nil {
-		panic(err)
-	}
-	call, _ := goja.AssertFunction(fn)
-	exports := m.rt.NewObject()
-	mod := m.rt.NewObject()
-	_ = mod.Set("exports", exports)
-	_ = mod.Set("id", u.path)
-	m.loaded[key] = mod
-	dir := path.Dir(key)
-	req := m.rt.ToValue(func(c goja.FunctionCall) goja.Value {
-		return m.require(m.resolve(dir, u.path, c.Argument(0)))
-	})
-	if _, err := call(exports, exports, req, mod, m.rt.ToValue(u.path), m.rt.ToValue(u.dir)); err != nil {
-		panic(err)
-	}
-	return mod.Get("exports")
-}
-
-// resolve turns the argument of a require in the file from (in folder dir)
-// into a file key, or throws a clear error: only relative .js and .json
-// files inside the hook's own folder can be required.
-func (m *modules) resolve(dir, from string, arg goja.Value) string {
-	spec := arg.String()
-	if !strings.HasPrefix(spec, "./") && !strings.HasPrefix(spec, "../") {
-		panic(m.rt.NewTypeError("require(%q) in %s: a hook can require only relative .js and .json files of its own folder (no packages, no built-in modules)", spec, from))
-	}
-	if m.prog.dir == "" {
-		panic(m.rt.NewTypeError("require(%q) in %s: a hook compiled from a string has no folder to require from", spec, from))
-	}
-	key := path.Join(dir, spec)
-	if key == ".." || strings.HasPrefix(key, "../") {
-		panic(m.rt.NewTypeError("require(%q) in %s: the file is outside the hook's folder", spec, from))
-	}
-	for _, k := range []string{key, key + ".js", key + ".json", key + "/index.js"} {
-		if _, ok := m.prog.files[k]; ok {
-			return k
-		}
-	}
-	if m.prog.truncated {
-		panic(m.rt.NewTypeError("require(%q) in %s: not loaded: the hook's folder has more than %d files, and the rest were left out", spec, from, maxFiles))
-	}
-	panic(m.rt.NewTypeError("require(%q) in %s: no such .js or .json file in the hook's folder", spec, from))
 }
