@@ -70,7 +70,6 @@ func TestJSOneStepAllocationsAreRefused(t *testing.T) {
 		"Reflect.construct(Array, {length: 2**31})",
 		"[].concat(new Array(2**32 - 1))",
 		"new Array(2e7).fill(0)",
-		"BigInt.asUintN(2**40, -1n)",
 	} {
 		t.Run(code, func(t *testing.T) {
 			got, took := attack(t, code)
@@ -134,12 +133,12 @@ func TestJSBoundsLeaveRealCodeAlone(t *testing.T) {
 			[3, 1, 2].sort().join(), new Array(5).fill(7).join(""), "ab".repeat(3), "7".padStart(3, "0"),
 			new Uint8Array([1, 2, 3]).map((x) => x * 2).join(), new Float64Array(new ArrayBuffer(16)).length,
 			Math.max.apply(null, [1, 9, 3]), Reflect.construct(Date, [0]).getTime(), [..."héllo"].length,
-			new Uint8Array(4) instanceof Uint8Array, BigInt.asUintN(8, 257n), Array.prototype.indexOf.call("abc", "c")];
+			new Uint8Array(4) instanceof Uint8Array, new DataView(new ArrayBuffer(4)).getUint8(1), Array.prototype.indexOf.call("abc", "c")];
 		return { block: out.join(" ") };
 	};`, &diags)
 	run := chaosRun(t, Host{}, &diags, h)
 	step, err := run.BeforeToolExecute(context.Background(), ToolCall{Name: "x"})
 	require.NoError(t, err)
 	assert.Empty(t, diags.texts())
-	assert.Equal(t, "99999 true 99999 488890 1,2,3 77777 ababab 007 2,4,6 2 9 0 5 true 1 2", step.Reason)
+	assert.Equal(t, "99999 true 99999 488890 1,2,3 77777 ababab 007 2,4,6 2 9 0 5 true 0 2", step.Reason)
 }

@@ -91,20 +91,10 @@ func (a *allocGuard) boundAllocations() {
 	reflect := rt.Get("Reflect").(*goja.Object)
 	a.replaceMethod(reflect, "apply", a.argsAt(2, "Reflect.apply"))
 	a.replaceMethod(reflect, "construct", a.argsAt(1, "Reflect.construct"))
-	bigint := rt.Get("BigInt").(*goja.Object)
-	for _, name := range []string{"asUintN", "asIntN"} {
-		a.replaceMethod(bigint, name, func(f native) native {
-			return func(call goja.FunctionCall) goja.Value {
-				if bits := call.Argument(0).ToFloat(); bits/8 > float64(a.maxBytes) {
-					a.tooLarge("BigInt."+name, bits/8, a.maxBytes, "bytes")
-				}
-				return f(call)
-			}
-		})
-	}
 	array := rt.Get("Array").(*goja.Object)
 	a.replaceMethod(array, "from", a.lengthAt(0, "Array.from", a.maxElems))
 	a.boundBuffers()
+	a.refuseBigInt()
 }
 
 // argsAt checks that argument i, an array-like of arguments, is not longer
