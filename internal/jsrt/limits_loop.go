@@ -109,10 +109,10 @@ func (a *allocGuard) looped(what string, f native) native {
 		if n > float64(a.maxElems) {
 			a.tooLarge(what, n, a.maxElems, "elements")
 		}
-		if n < watchFrom {
+		p := a.pinned(o, n)
+		if p == o {
 			return f(call)
 		}
-		p := a.watched(o)
 		res := f(goja.FunctionCall{This: p, Arguments: call.Arguments})
 		if res == p { // fill, reverse, sort, copyWithin return their object
 			return o
@@ -121,13 +121,52 @@ func (a *allocGuard) looped(what string, f native) native {
 	}
 }
 
-// watched is a Proxy of o that checks the interrupt every checkEvery
-// reads and writes of its elements, and does what Reflect does with them:
-// anything else goes to o as it is.
-func (a *allocGuard) watched(o *goja.Object) goja.Value {
+// pinned is o when the built-in may read o's length again and get n (an
+// array, whose length no code can change between the two reads) and loop
+// fast (n under watchFrom); otherwise it is watched(o, n). A length a
+// getter or a Proxy gives could otherwise be short when checked and
+// 2**53-1 when the built-in reads it.
+func (a *allocGuard) pinned(o *goja.Object, n float64) goja.Value {
+	if n < watchFrom && stableLength(o) {
+		return o
+	}
+	return a.watched(o, n)
+}
+
+// stableLength reports whether reading o's length runs no code of the
+// hook: an array's, an arguments object's and a String's is a data
+// property; a typed array's is the built-in getter, unless shadowed.
+func stableLength(o *goja.Object) bool {
+	if o.ExportType() == proxyType {
+		return false
+	}
+	switch o.ClassName() {
+	case "Array", "Arguments", "String":
+		return true
+	}
+	return isTypedArray(o)
+}
+
+// watched is a Proxy of o whose length reads n (until it is written), that
+// checks the interrupt every checkEvery reads and writes of its elements,
+// and does what Reflect does with them: anything else goes to o as it is.
+func (a *allocGuard) watched(o *goja.Object, n float64) goja.Value {
 	rt, r := a.rt, &a.reflect
 	idx := func(i int) goja.Value { return rt.ToValue(i) }
+	length := rt.ToValue(n)
 	return rt.ToValue(rt.NewProxy(o, &goja.ProxyTrapConfig{
+		Get: func(t *goja.Object, key string, recv goja.Value) goja.Value {
+			if key == "length" && length != nil {
+				return length
+			}
+			return r.get(goja.FunctionCall{Arguments: []goja.Value{t, rt.ToValue(key), recv}})
+		},
+		Set: func(t *goja.Object, key string, v goja.Value, recv goja.Value) bool {
+			if key == "length" {
+				length = nil
+			}
+			return r.set(goja.FunctionCall{Arguments: []goja.Value{t, rt.ToValue(key), v, recv}}).ToBoolean()
+		},
 		GetIdx: func(t *goja.Object, i int, recv goja.Value) goja.Value {
 			a.tick()
 			return r.get(goja.FunctionCall{Arguments: []goja.Value{t, idx(i), recv}})
