@@ -133,12 +133,40 @@ func (a *allocGuard) split(f native) native {
 		if parts > a.maxElems {
 			a.tooLarge("String.prototype.split", float64(parts), a.maxElems, "parts")
 		}
-		args := []goja.Value{a.rt.ToValue(sepStr), goja.Undefined()}
-		if max >= 0 {
-			args[1] = a.rt.ToValue(max)
+		if parts < watchFrom {
+			args := []goja.Value{a.rt.ToValue(sepStr), goja.Undefined()}
+			if max >= 0 {
+				args[1] = a.rt.ToValue(max)
+			}
+			return f(goja.FunctionCall{This: a.rt.ToValue(s), Arguments: args})
 		}
-		return f(goja.FunctionCall{This: a.rt.ToValue(s), Arguments: args})
+		return a.splitLong(s, sepStr, parts)
 	}
+}
+
+// splitLong is what goja's split makes of s (strings.SplitN of its UTF-8
+// form, "" splitting it into characters), the first n parts, checking the
+// interrupt as it goes: making millions of strings took seconds.
+func (a *allocGuard) splitLong(s, sep string, n int64) goja.Value {
+	var parts []any
+	for int64(len(parts)) < n {
+		a.tick()
+		if sep == "" {
+			if s == "" {
+				break
+			}
+			_, size := utf8.DecodeRuneInString(s)
+			parts, s = append(parts, a.rt.ToValue(s[:size])), s[size:]
+			continue
+		}
+		i := strings.Index(s, sep)
+		if i < 0 {
+			parts = append(parts, a.rt.ToValue(s))
+			break
+		}
+		parts, s = append(parts, a.rt.ToValue(s[:i])), s[i+len(sep):]
+	}
+	return a.rt.NewArray(parts...)
 }
 
 // raw wraps String.raw, which loops over its argument's raw.length in Go,
