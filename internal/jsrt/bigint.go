@@ -96,9 +96,8 @@ func ParseJS(name, source string) (*ast.Program, error) {
 }
 
 var (
-	astPackage  = reflect.TypeFor[ast.Program]().PkgPath()
-	numberType  = reflect.TypeFor[*ast.NumberLiteral]()
-	bigIntValue = reflect.TypeFor[*big.Int]()
+	astPackage = reflect.TypeFor[ast.Program]().PkgPath()
+	numberType = reflect.TypeFor[*ast.NumberLiteral]()
 )
 
 // findBigInt returns the first BigInt literal of prog in source order, or
