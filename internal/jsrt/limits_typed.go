@@ -11,12 +11,12 @@ import (
 // over all of it in Go with no interrupt check: new Uint8Array(2**26).join()
 // ran past 6 s (a string per element), indexOf, includes, sort, slice,
 // reverse and fill for 0.6 to 3 s. join, toString (which calls join) and
-// toLocaleString run over views of checkEvery*64 elements, the interrupt
+// toLocaleString run over views of checkEvery*16 elements, the interrupt
 // checked between them; the other looping methods refuse a typed array
 // longer than MaxAlloc/16 elements, as Array.prototype's do.
 
 // typedChunk is the elements each view of a long join covers.
-const typedChunk = checkEvery * 64
+const typedChunk = checkEvery * 16
 
 // typedLoopingMethods are the methods of %TypedArray%.prototype that loop
 // over the whole array in Go without calling back into JavaScript.
