@@ -32,6 +32,7 @@ func TestJSBigIntIsASyntaxErrorAtCompile(t *testing.T) {
 		{"class A { static x = 1_000n }", "big:1:22"},
 		{"exports.x = 1" + strings.Repeat("0", 1e6) + "n;", "big:1:13"}, // the lexer alone would take seconds
 		{"exports.x = 0x" + strings.Repeat("f", 300) + "n;", "big:1:13"},
+		{"exports.x = [...1" + strings.Repeat("0", 1e6) + "n];", "big:1:17"},
 	} {
 		start := len(c.source)
 		if start > 60 {

@@ -64,9 +64,11 @@ func longBigInt(source string) int {
 		for i < len(source) && word(source[i]) {
 			i++
 		}
-		first := source[start]
 		after := start == 0 || source[start-1] != '$'
-		if first >= '0' && first <= '9' && after && i-start >= longLiteral && source[i-1] == 'n' {
+		for start < i && source[start] == '.' { // a spread: ...1n
+			start++
+		}
+		if start < i && source[start] >= '0' && source[start] <= '9' && after && i-start >= longLiteral && source[i-1] == 'n' {
 			return start
 		}
 	}
