@@ -172,6 +172,7 @@ func TestJSLongStringsAndTypedArraysAreBounded(t *testing.T) {
 		"Array.prototype.indexOf.call(" + getter + ", 'x')",
 		"Array.from(" + getter + ")",
 		"Math.max.apply(null, " + getter + ")",
+		"[].concat(Object.assign(" + getter + ", {[Symbol.isConcatSpreadable]: true}))",
 		under + "[...s]",
 		under + "for (const c of s) {}",
 		under + "Array.from(s)",

@@ -49,18 +49,30 @@ func (a *allocGuard) boundLoops() {
 	// concat walks its arguments too: each spreadable one must be within
 	// the bound (a long one is checked as it goes by the deadline, not
 	// watched: goja reads it directly).
+	// An array counts whether spreadable or not (a getter may say no, then
+	// yes); another spreadable object goes to the original pinned, so that
+	// its length cannot grow between the check and the walk.
 	a.replaceMethod(proto, "concat", func(f native) native {
 		return func(call goja.FunctionCall) goja.Value {
 			total := 0.0
-			for _, arg := range call.Arguments {
-				if o, ok := arg.(*goja.Object); ok && a.spreadable(o) {
+			args := append([]goja.Value(nil), call.Arguments...)
+			for i, arg := range args {
+				o, ok := arg.(*goja.Object)
+				if !ok {
+					continue
+				}
+				if o.ExportType() != proxyType && o.ClassName() == "Array" {
 					total += lengthOf(o)
+				} else if a.spreadable(o) {
+					n := lengthOf(o)
+					total += n
+					args[i] = a.watched(o, n)
 				}
 			}
 			if total > float64(a.maxElems) {
 				a.tooLarge("Array.prototype.concat", total, a.maxElems, "elements")
 			}
-			return f(call)
+			return f(goja.FunctionCall{This: call.This, Arguments: args})
 		}
 	})
 	// An array iterator reads the length it walks at each step, and spread
