@@ -248,7 +248,6 @@ func TestBrokenModuleExportsAreLoadErrors(t *testing.T) {
 		"null":            `module.exports = null`,
 		"number":          `module.exports = 42`,
 		"string":          `module.exports = "beforeRun"`,
-		"BigInt":          `module.exports = 10n`,
 		"Symbol":          `module.exports = Symbol("x")`,
 		"undefined":       `module.exports = undefined`,
 		"throwing getter": `Object.defineProperty(exports, "beforeRun", { enumerable: true, get() { throw new Error("no") } })`,

@@ -46,6 +46,7 @@ type allocGuard struct {
 	check    goja.Callable // a JavaScript function: calling it throws a pending interrupt
 	count    int           // elements since the last interrupt check
 	reflect  reflectOps
+	typed    typedOps
 }
 
 func newAllocGuard(g *depthGuard, l Limits) *allocGuard {
@@ -91,20 +92,12 @@ func (a *allocGuard) boundAllocations() {
 	reflect := rt.Get("Reflect").(*goja.Object)
 	a.replaceMethod(reflect, "apply", a.argsAt(2, "Reflect.apply"))
 	a.replaceMethod(reflect, "construct", a.argsAt(1, "Reflect.construct"))
-	bigint := rt.Get("BigInt").(*goja.Object)
-	for _, name := range []string{"asUintN", "asIntN"} {
-		a.replaceMethod(bigint, name, func(f native) native {
-			return func(call goja.FunctionCall) goja.Value {
-				if bits := call.Argument(0).ToFloat(); bits/8 > float64(a.maxBytes) {
-					a.tooLarge("BigInt."+name, bits/8, a.maxBytes, "bytes")
-				}
-				return f(call)
-			}
-		})
-	}
 	array := rt.Get("Array").(*goja.Object)
 	a.replaceMethod(array, "from", a.lengthAt(0, "Array.from", a.maxElems))
 	a.boundBuffers()
+	a.boundStrings()
+	a.boundTypedArrays()
+	a.refuseBigInt()
 }
 
 // argsAt checks that argument i, an array-like of arguments, is not longer
@@ -118,14 +111,33 @@ func (a *allocGuard) argsAt(i int, what string) func(native) native {
 func (a *allocGuard) lengthAt(i int, what string, limit int64) func(native) native {
 	return func(f native) native {
 		return func(call goja.FunctionCall) goja.Value {
-			if o, ok := call.Argument(i).(*goja.Object); ok {
-				if n := lengthOf(o); n > float64(limit) {
+			arg := call.Argument(i)
+			if o, ok := arg.(*goja.Object); ok {
+				n := lengthOf(o)
+				if n > float64(limit) {
 					a.tooLarge(what, n, limit, "elements")
+				}
+				if !stableLength(o) && !iterable(o) { // the original reads the length again
+					args := append([]goja.Value(nil), call.Arguments...)
+					args[i] = a.pinned(o, n)
+					return f(goja.FunctionCall{This: call.This, Arguments: args})
+				}
+			} else if isStringPrimitive(arg) {
+				if n := lengthOf(arg.ToObject(a.rt)); n > float64(limit) {
+					a.tooLarge(what, n, limit, "characters")
 				}
 			}
 			return f(call)
 		}
 	}
+}
+
+// iterable reports whether o has a Symbol.iterator: Array.from and
+// TypedArray.from iterate it instead of reading its length, and need o
+// itself (a Set's values, a generator's next refuse a Proxy of it).
+func iterable(o *goja.Object) bool {
+	v := o.GetSymbol(goja.SymIterator)
+	return v != nil && !goja.IsUndefined(v) && !goja.IsNull(v)
 }
 
 // lengthOf is ToLength(o.length), as a float: 2**53-1 at most.

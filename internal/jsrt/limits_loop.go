@@ -49,18 +49,30 @@ func (a *allocGuard) boundLoops() {
 	// concat walks its arguments too: each spreadable one must be within
 	// the bound (a long one is checked as it goes by the deadline, not
 	// watched: goja reads it directly).
+	// An array counts whether spreadable or not (a getter may say no, then
+	// yes); another spreadable object goes to the original pinned, so that
+	// its length cannot grow between the check and the walk.
 	a.replaceMethod(proto, "concat", func(f native) native {
 		return func(call goja.FunctionCall) goja.Value {
 			total := 0.0
-			for _, arg := range call.Arguments {
-				if o, ok := arg.(*goja.Object); ok && a.spreadable(o) {
+			args := append([]goja.Value(nil), call.Arguments...)
+			for i, arg := range args {
+				o, ok := arg.(*goja.Object)
+				if !ok {
+					continue
+				}
+				if o.ExportType() != proxyType && o.ClassName() == "Array" {
 					total += lengthOf(o)
+				} else if a.spreadable(o) {
+					n := lengthOf(o)
+					total += n
+					args[i] = a.watched(o, n)
 				}
 			}
 			if total > float64(a.maxElems) {
 				a.tooLarge("Array.prototype.concat", total, a.maxElems, "elements")
 			}
-			return f(call)
+			return f(goja.FunctionCall{This: call.This, Arguments: args})
 		}
 	})
 	// An array iterator reads the length it walks at each step, and spread
@@ -109,10 +121,10 @@ func (a *allocGuard) looped(what string, f native) native {
 		if n > float64(a.maxElems) {
 			a.tooLarge(what, n, a.maxElems, "elements")
 		}
-		if n < watchFrom {
+		p := a.pinned(o, n)
+		if p == o {
 			return f(call)
 		}
-		p := a.watched(o)
 		res := f(goja.FunctionCall{This: p, Arguments: call.Arguments})
 		if res == p { // fill, reverse, sort, copyWithin return their object
 			return o
@@ -121,13 +133,52 @@ func (a *allocGuard) looped(what string, f native) native {
 	}
 }
 
-// watched is a Proxy of o that checks the interrupt every checkEvery
-// reads and writes of its elements, and does what Reflect does with them:
-// anything else goes to o as it is.
-func (a *allocGuard) watched(o *goja.Object) goja.Value {
+// pinned is o when the built-in may read o's length again and get n (an
+// array, whose length no code can change between the two reads) and loop
+// fast (n under watchFrom); otherwise it is watched(o, n). A length a
+// getter or a Proxy gives could otherwise be short when checked and
+// 2**53-1 when the built-in reads it.
+func (a *allocGuard) pinned(o *goja.Object, n float64) goja.Value {
+	if n < watchFrom && stableLength(o) {
+		return o
+	}
+	return a.watched(o, n)
+}
+
+// stableLength reports whether reading o's length runs no code of the
+// hook: an array's, an arguments object's and a String's is a data
+// property; a typed array's is the built-in getter, unless shadowed.
+func stableLength(o *goja.Object) bool {
+	if o.ExportType() == proxyType {
+		return false
+	}
+	switch o.ClassName() {
+	case "Array", "Arguments", "String":
+		return true
+	}
+	return isTypedArray(o)
+}
+
+// watched is a Proxy of o whose length reads n (until it is written), that
+// checks the interrupt every checkEvery reads and writes of its elements,
+// and does what Reflect does with them: anything else goes to o as it is.
+func (a *allocGuard) watched(o *goja.Object, n float64) goja.Value {
 	rt, r := a.rt, &a.reflect
 	idx := func(i int) goja.Value { return rt.ToValue(i) }
+	length := rt.ToValue(n)
 	return rt.ToValue(rt.NewProxy(o, &goja.ProxyTrapConfig{
+		Get: func(t *goja.Object, key string, recv goja.Value) goja.Value {
+			if key == "length" && length != nil {
+				return length
+			}
+			return r.get(goja.FunctionCall{Arguments: []goja.Value{t, rt.ToValue(key), recv}})
+		},
+		Set: func(t *goja.Object, key string, v goja.Value, recv goja.Value) bool {
+			if key == "length" {
+				length = nil
+			}
+			return r.set(goja.FunctionCall{Arguments: []goja.Value{t, rt.ToValue(key), v, recv}}).ToBoolean()
+		},
 		GetIdx: func(t *goja.Object, i int, recv goja.Value) goja.Value {
 			a.tick()
 			return r.get(goja.FunctionCall{Arguments: []goja.Value{t, idx(i), recv}})

@@ -12,6 +12,7 @@ import (
 	"weak"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -348,5 +349,34 @@ func BenchmarkNewRuntime(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestParseJSFindsEveryBigIntLiteral: a BigInt literal in any syntactic
+// position is found (the AST is walked by reflection), at its own line and
+// column; numbers, strings and names that only look like one are not.
+func TestParseJSFindsEveryBigIntLiteral(t *testing.T) {
+	for _, code := range []string{
+		"x = 1n", "f(1n)", "x = [1n]", "x = {a: 1n}", "x = {[1n]: 1}", "x = `${1n}`", "t`${1n}`",
+		"function f(a = 1n) {}", "const {a = 1n} = {}", "const [b = 1n] = []", "class A { x = 1n }",
+		"class A { static { 1n } }", "class A { [1n]() {} }", "x = () => 1n", "async function f() { await 1n }",
+		"function* g() { yield 1n }", "for (const i of [1n]) {}", "switch (x) { case 1n: }", "label: { 1n }",
+		"try {} catch { 1n } finally {}", "x = a ? 1n : 2", "x = -1n", "x = typeof 1n", "x = (1, 1n)",
+		"x = a?.[1n]", "new A(1n)", "x = 0x1fn", "x = 0b1n", "x = 0o7n", "x = 1_000n", "if (a) 1n; else 2",
+		"with (a) { 1n }", "do { 1n } while (0)", "x = {get a() { return 1n }}", "x ??= 1n", "throw 1n",
+	} {
+		_, err := ParseJS("f.js", "var a, x, t, A;\n"+code)
+		var list parser.ErrorList
+		if assert.ErrorAs(t, err, &list, code) {
+			assert.Contains(t, list[0].Message, "BigInt is not available in a hook", code)
+			assert.Equal(t, 2, list[0].Position.Line, code)
+			if col := list[0].Position.Column; assert.LessOrEqual(t, col, len(code), code) {
+				assert.Contains(t, "0123456789", code[col-1:col], "the column is the literal's: %s", code)
+			}
+		}
+	}
+	for _, code := range []string{`x = "1n"`, "x = /1n/", "x = 1 + n", "x = 1e5", "x = .5", "var n1n", "x = `1n`", "// 1n\n/* 2n */"} {
+		_, err := ParseJS("f.js", code)
+		assert.NoError(t, err, code)
 	}
 }

@@ -188,7 +188,7 @@ func compileJS(name, source string) (*goja.Program, error) {
 		source = "//" + source
 	}
 	lines := strings.Count(source, "\n") + 1
-	ast, err := parser.ParseFile(nil, name, wrapperHead+source+wrapperTail, 0)
+	ast, err := ParseJS(name, wrapperHead+source+wrapperTail) // refuses BigInt (bigint.go)
 	var list parser.ErrorList
 	if errors.As(err, &list) && len(list) > 0 {
 		return nil, syntaxError(list[0].Position, list[0].Message, lines)
