@@ -69,7 +69,7 @@ func TestFromSpecIsStrict(t *testing.T) {
 		{"toolRetry", `{initialDelay: 100}`, `prebuilt toolRetry: setting "initialDelay": want a string, got 100 (int)`},
 		{"toolRetry", `{initialDelay: soon}`, `prebuilt toolRetry: setting "initialDelay": want a duration such as "500ms" or "2s", got "soon"`},
 		{"modelFallback", `{}`, `prebuilt modelFallback: field Models is empty: name at least one model to fall back to`},
-		{"redact", `{detect: [emails]}`, `prebuilt redact: field Detect[0]: unknown detector "emails" (did you mean "email"?) (known: secrets, pii, private_key, anthropic_key, openai_key, github_token, aws_key, slack_token, google_api_key, stripe_key, jwt, bearer_token, url_password, email, card_number, phone)`},
+		{"redact", `{detect: [emails]}`, `prebuilt redact: field Detect[0]: unknown detector "emails" (did you mean "email"?) (known: secrets, pii, private_key, anthropic_key, openai_key, github_token, aws_key, slack_token, google_api_key, stripe_key, jwt, bearer_token, url_password, email, url, ip, mac_address, iban, card_number, us_ssn, phone)`},
 		{"redact", `{patterns: [{name: x, regex: y}]}`, `prebuilt redact: in "patterns[0]": unknown setting "regex" (did you mean "regexp"?) (settings: name, regexp)`},
 		{"redact", `{strategy: mask2}`, `prebuilt redact: setting "strategy": unknown value "mask2" (did you mean "mask"?) (want one of: mask, hash, block)`},
 		{"approval", `{require: [{tool: shell, args: {command: '('}}]}`, "prebuilt approval: field require[0].Args[\"command\"]: error parsing regexp: missing closing ): `(`"},
