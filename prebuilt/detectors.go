@@ -95,18 +95,18 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
 		partialMask: func(string) string { return "[MASKED_URL]" }},
 	{kind: "ip", group: "pii", hint: ipHint,
-		re: regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:\[?(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
+		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:\[?(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
 		trim: ipTrim, valid: ipValid, partialMask: maskIP},
 	{kind: "mac_address", group: "pii", hint: macHint,
 		re:    regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b`),
 		valid: macValid, partialMask: maskMAC},
 	{kind: "iban", group: "pii", hint: ibanHint,
-		re:    regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
+		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
 		trim: ibanTrim, valid: ibanValid},
 	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
 		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: luhn, partialMask: maskCard},
 	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
-		re:    regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
+		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
 		sub: -1, valid: ssnValid},
 	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
 		re: regexp.MustCompile(`(?:(?:\+|\b00)\d{1,3}(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
@@ -152,7 +152,9 @@ func anyOf(subs ...string) func(string) bool {
 }
 
 var (
-	awsHint    = func(s string) bool { return anyOf("AKIA", "ASIA", "ABIA", "ACCA")(s) || hasFold(s, "access") || hasFold(s, "session") }
+	awsHint = func(s string) bool {
+		return anyOf("AKIA", "ASIA", "ABIA", "ACCA")(s) || hasFold(s, "access") || hasFold(s, "session")
+	}
 	bearerHint = func(s string) bool { return hasFold(s, "bearer") }
 	urlHint    = anyOf("://", "www.", ".")
 	ipHint     = anyOf(".", ":")

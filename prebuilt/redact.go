@@ -2,14 +2,13 @@ package prebuilt
 
 import (
 	"crypto/hmac"
-	"errors"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"regexp"
 	"slices"
 	"strings"
-
 )
 
 // Strategy is what redaction does with a secret it finds.
@@ -342,4 +341,3 @@ func article(kind string) string {
 	}
 	return "a " + kind
 }
-
