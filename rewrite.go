@@ -29,8 +29,17 @@ import (
 //		return hooks.RewriteStrings(res, redact), nil
 //	},
 func RewriteStrings(res ToolResult, fn func(string) string) *ToolResultPatch {
+	return RewriteFields(res, func(_, s string) string { return fn(s) })
+}
+
+// RewriteFields is RewriteStrings for a rewrite that reads a value beside
+// the name it stands under: fn gets the map key a string or number is the
+// value of ("" for the Text, a list element, a key itself, and the Value
+// when it is not a map), so that {"SecretAccessKey": "…"} can be redacted
+// for its key, as "SecretAccessKey: …" would be in text.
+func RewriteFields(res ToolResult, fn func(key, s string) string) *ToolResultPatch {
 	var p ToolResultPatch
-	if text := fn(res.Text); text != res.Text {
+	if text := fn("", res.Text); text != res.Text {
 		p.Text = &text
 	}
 	if res.Value != nil {
@@ -61,7 +70,8 @@ const maxRewriteDepth = 10000
 // a cycle), done those already rewritten (a value shared by several
 // places is walked once, so sharing cannot make the walk exponential).
 type rewriter struct {
-	fn     func(string) string
+	fn     func(key, s string) string
+	key    string // the map key of the value being walked
 	onPath map[ref]bool
 	done   map[ref]rewritten
 }
@@ -85,7 +95,7 @@ func (w *rewriter) value(v any, depth int) (any, bool) {
 	}
 	switch x := v.(type) {
 	case string:
-		s := w.fn(x)
+		s := w.fn(w.key, x)
 		return s, s != x
 	case float64:
 		return w.number(v, strconv.FormatFloat(x, 'f', -1, 64))
@@ -106,7 +116,7 @@ func (w *rewriter) value(v any, depth int) (any, bool) {
 }
 
 func (w *rewriter) number(v any, text string) (any, bool) {
-	if s := w.fn(text); s != text {
+	if s := w.fn(w.key, text); s != text {
 		return s, true
 	}
 	return v, false
@@ -145,8 +155,10 @@ func (w *rewriter) object(x map[string]any, depth int) (any, bool) {
 	slices.Sort(keys) // one order, so that a suffix goes to the same key each time
 	var out map[string]any
 	for _, k := range keys {
-		nk := w.fn(k)
+		nk := w.fn("", k)
+		w.key = k
 		ne, changed := w.value(x[k], depth+1)
+		w.key = ""
 		if out == nil && (changed || nk != k) {
 			out = make(map[string]any, len(x))
 			for _, pk := range keys {
@@ -183,6 +195,7 @@ func freeKey(m map[string]any, key string) string {
 func (w *rewriter) list(x []any, depth int) (any, bool) {
 	var out []any
 	for i, e := range x {
+		w.key = ""
 		if ne, changed := w.value(e, depth+1); changed {
 			if out == nil {
 				out = slices.Clone(x)

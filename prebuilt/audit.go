@@ -233,9 +233,16 @@ func (a *Auditor) Trace(e hooks.TraceEvent) {
 	a.record(context.Background(), time.Now(), "decision", attrs...)
 }
 
-// args is a call's arguments as redacted JSON.
+// args is a call's arguments as redacted JSON. The values are redacted
+// before they are encoded: in the encoding a quote is \", which a
+// detector reading KEY="value" would not see as one. The encoding is
+// redacted again, for a secret its field name gives away.
 func (a *Auditor) args(args map[string]any) string {
-	data, err := json.Marshal(args)
+	var v any = args
+	if p := hooks.RewriteFields(hooks.ToolResult{Value: args}, a.r.RedactField); p != nil && p.Value != nil {
+		v = p.Value
+	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return "(arguments that do not encode as JSON)"
 	}

@@ -47,6 +47,7 @@ type detector struct {
 const (
 	awsSecretKw  = `(?i:(?:aws[_.\- ]?)?secret[_.\- ]?access[_.\- ]?key)`
 	awsSessionKw = `(?i:(?:aws[_.\- ]?)?session[_.\- ]?token)`
+	credentialKw = `(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|client[_.-]?secret|api[_.-]?key|access[_.-]?token|refresh[_.-]?token|auth[_.-]?token|secret[_.-]?key))`
 	sepRe        = `(?:\\*["'])?\s*(?::=|=>|[:=])\s*(?:\\*["'])?`
 )
 
@@ -84,6 +85,11 @@ var builtins = []*detector{
 	{kind: "url_password", group: "secrets", hint: contains("://"),
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1, cont: runUntil("@/?#" + blanks),
 		partial: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]*)\z`), long: true},
+	{kind: "credential", group: "secrets", hint: credentialHint,
+		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})`), sub: 1, valid: notPlaceholder,
+		cont:    runUntil(blanks + "\"'\\,;"),
+		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]+)\z`),
+		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
 		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),
 		cont:    run(alnum + ".-"),
@@ -104,12 +110,12 @@ var builtins = []*detector{
 		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
 		trim: ibanTrim, valid: ibanValid},
 	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
-		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: luhn, partialMask: maskCard},
+		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: luhn, partialMask: maskCard},
 	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
 		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
 		sub: -1, valid: ssnValid},
 	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
-		re: regexp.MustCompile(`(?:(?:\+|\b00)\d{1,3}(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
+		re: regexp.MustCompile(`(?:(?:\+\d{1,3}|\b00[1-9]\d{0,2})(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
 			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8})` + phoneExt + `\b`),
 		valid: phoneDigits},
 }
@@ -155,6 +161,9 @@ var (
 	awsHint = func(s string) bool {
 		return anyOf("AKIA", "ASIA", "ABIA", "ACCA")(s) || hasFold(s, "access") || hasFold(s, "session")
 	}
+	credentialHint = func(s string) bool {
+		return hasFold(s, "pass") || hasFold(s, "secret") || hasFold(s, "key") || hasFold(s, "token")
+	}
 	bearerHint = func(s string) bool { return hasFold(s, "bearer") }
 	urlHint    = anyOf("://", "www.", ".")
 	ipHint     = anyOf(".", ":")
@@ -164,12 +173,31 @@ var (
 
 // hasFold reports whether s holds sub (lower case ASCII) in any case.
 func hasFold(s, sub string) bool {
+	up := sub[0] - 'a' + 'A'
 	for i := 0; i+len(sub) <= len(s); i++ {
-		if strings.EqualFold(s[i:i+len(sub)], sub) {
+		if (s[i] == sub[0] || s[i] == up) && strings.EqualFold(s[i:i+len(sub)], sub) {
 			return true
 		}
 	}
 	return false
+}
+
+// notPlaceholder keeps a credential's value that stands for one
+// (${API_KEY}, <password>, ****, [REDACTED:…]) as it is.
+func notPlaceholder(s string, i, j int) bool {
+	v := s[i:j]
+	return v != "" && strings.IndexByte("$<*[{%", v[0]) < 0 && !strings.EqualFold(v, "null") && !strings.EqualFold(v, "none")
+}
+
+// fieldKinds name the fields of a structured value whose value is a
+// secret whatever it looks like: {"SecretAccessKey": "…"} in the JSON
+// of aws sts, {"password": "…"} in a config.
+var fieldKinds = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`)},
+	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|credentials?))$`)},
 }
 
 // digitRun tests for a run of n digits or more, with only seps between

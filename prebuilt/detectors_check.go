@@ -211,3 +211,18 @@ func runUntil(stop string) func(string) (int, bool) {
 		return n, true
 	}
 }
+
+// cardTrim shortens a match to the longest card number in it (the
+// regexp may run on into the digits of what follows: "4111 1111 1111
+// 1111 123"), ending where a group of digits ends.
+func cardTrim(full string, i, j int) int {
+	for end := j; end > i; end-- {
+		if end < j && (!isDigit(full[end-1]) || isDigit(full[end])) {
+			continue
+		}
+		if luhnDigits(full[i:end]) {
+			return end
+		}
+	}
+	return j
+}

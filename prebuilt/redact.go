@@ -135,8 +135,10 @@ func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 		r.detectors = append(r.detectors, d)
 		known = append(known, p.Name)
 	}
+	strategies := map[string]Strategy{}
 	for _, k := range sortedKeys(cfg.Strategies) {
-		if !slices.Contains(known, k) {
+		strategies[kindAlias(k)] = cfg.Strategies[k]
+		if !slices.Contains(known, kindAlias(k)) {
 			return nil, fmt.Errorf("field Strategies[%q]: unknown kind%s (known: %s)", k, didYouMean(k, known), strings.Join(known, ", "))
 		}
 		if s := cfg.Strategies[k]; s < Mask || s > Partial {
@@ -147,9 +149,9 @@ func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 		return nil, fmt.Errorf("field Strategy: unknown strategy %d", int(cfg.Strategy))
 	}
 	for _, d := range r.detectors {
-		s, ok := cfg.Strategies[d.kind]
+		s, ok := strategies[d.kind]
 		if !ok {
-			if s, ok = cfg.Strategies[d.group]; !ok {
+			if s, ok = strategies[d.group]; !ok {
 				s = cfg.Strategy
 			}
 		}
@@ -166,6 +168,7 @@ func wanted(cfg RedactConfig, known []string) (map[string]bool, error) {
 	}
 	want := map[string]bool{}
 	for i, k := range cfg.Detect {
+		k = kindAlias(k)
 		if k == "none" {
 			if len(cfg.Detect) > 1 {
 				return nil, fmt.Errorf(`field Detect[%d]: "none" turns the built-in detectors off, so it comes alone`, i)
@@ -181,6 +184,17 @@ func wanted(cfg RedactConfig, known []string) (map[string]bool, error) {
 		want[k] = true
 	}
 	return want, nil
+}
+
+// kindAliases are the names LangChain's PII middleware gives kinds this
+// package names otherwise, accepted for them.
+var kindAliases = map[string]string{"credit_card": "card_number", "ssn": "us_ssn", "phone_number": "phone", "ip_address": "ip", "mac": "mac_address"}
+
+func kindAlias(k string) string {
+	if a, ok := kindAliases[k]; ok {
+		return a
+	}
+	return k
 }
 
 // defaultRedactor is what Audit and ToolErrors use when given none: every
@@ -214,6 +228,40 @@ func (r *Redactor) Redact(s string) string {
 // redact returns s redacted, and the kind that blocks it, if one does.
 func (r *Redactor) redact(s string) (out, blocked string) { return r.redactText(s, false) }
 
+// redactField redacts s, the value of a structured value's field key:
+// under a field named for a secret (SecretAccessKey, password, api_key)
+// all of it, else what the detectors find in it.
+func (r *Redactor) redactField(key, s string) (out, blocked string) {
+	if out, blocked = r.redact(s); out != s || blocked != "" {
+		return out, blocked // a detector knows better what it is
+	}
+	if key != "" && s != "" {
+		for _, f := range fieldKinds {
+			i := r.detector(f.kind)
+			if i < 0 || !f.re.MatchString(key) || !notPlaceholder(s, 0, len(s)) {
+				continue
+			}
+			if r.strategy[i] == Block {
+				return "", f.kind
+			}
+			return r.replacement(i, s), ""
+		}
+	}
+	return s, ""
+}
+
+// RedactField is Redact for the value s of a structured value's field
+// named key: a field named for a secret (SecretAccessKey, SessionToken,
+// password, client_secret, api_key, token…, in any case style) is
+// redacted whole, whatever its value looks like.
+func (r *Redactor) RedactField(key, s string) string {
+	out, blocked := r.redactField(key, s)
+	if blocked != "" {
+		return "[WITHHELD: contained " + article(blocked) + "]"
+	}
+	return out
+}
+
 // redactText is redact, for the whole of a text (open false) or for the
 // text of a stream so far (open true: more may follow). In a stream a
 // match that reaches the end of the text may not be whole yet: a token's
@@ -242,13 +290,12 @@ func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
 }
 
 // span is the part of match loc that is the secret: the detector's
-// group (sub -1: the first group that took part), else all of it; and
-// where the match ends, trimmed.
-func (d *detector) span(s string, loc []int) (start, end, matchEnd int) {
-	start, end, matchEnd = loc[0], loc[1], loc[1]
+// group (sub -1: the first group that took part), else all of it,
+// trimmed.
+func (d *detector) span(s string, loc []int) (start, end int) {
+	start, end = loc[0], loc[1]
 	if d.trim != nil {
-		matchEnd = d.trim(s, loc[0], loc[1])
-		end = matchEnd
+		end = d.trim(s, loc[0], loc[1])
 	}
 	switch {
 	case d.sub > 0 && loc[2*d.sub] >= 0: // else an alternative without the group
@@ -261,7 +308,7 @@ func (d *detector) span(s string, loc []int) (start, end, matchEnd int) {
 			}
 		}
 	}
-	return start, end, matchEnd
+	return start, end
 }
 
 // apply runs detector i over s: it returns s with its matches replaced,
@@ -275,8 +322,8 @@ func (r *Redactor) apply(i int, s string, open bool) (out, blocked string) {
 	var b strings.Builder
 	last, changed := 0, false
 	for _, loc := range locs {
-		start, end, matchEnd := d.span(s, loc)
-		if d.valid != nil && !d.valid(s, loc[0], matchEnd) {
+		start, end := d.span(s, loc)
+		if d.valid != nil && !d.valid(s, start, end) {
 			continue
 		}
 		if open && (d.cont == nil || d.long) && atEdge(s, loc[0], loc[1]) {

@@ -65,8 +65,8 @@ func (h *redact) Handles(p hooks.Point) bool {
 
 func (h *redact) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 	var blocked string
-	p := hooks.RewriteStrings(res, func(s string) string {
-		out, b := h.r.redact(s)
+	p := hooks.RewriteFields(res, func(key, s string) string {
+		out, b := h.r.redactField(key, s)
 		if b != "" && blocked == "" {
 			blocked = b
 		}
