@@ -329,7 +329,7 @@ func (r *Redactor) apply(i int, s string, open bool) (out, blocked string) {
 		if open && (d.cont == nil || d.long) && atEdge(s, loc[0], loc[1]) {
 			continue // decided on the next call, with more text
 		}
-		if open && d.cont != nil && loc[1] == len(s) {
+		if open && d.cont != nil { // a secret that may go on to the end of the text
 			n, ended := d.cont(s[start:])
 			if ended && n < end-start { // the secret's own bytes the cont does not take (an email's @)
 				n2, ended2 := d.cont(s[end:])

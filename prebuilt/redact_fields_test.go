@@ -55,8 +55,8 @@ func TestRedactFindsAWSSecretsUnderEveryFieldSpelling(t *testing.T) {
 func TestRedactReachesKeysNumbersAndSecretFieldsOfAValue(t *testing.T) {
 	var value any
 	require.NoError(t, json.Unmarshal([]byte(sts()), &value))
-	value.(map[string]any)["a@example.com"] = "owner"         // a secret as a map key
-	value.(map[string]any)["card"] = 4111111111111111.0         // a card number as a JSON number
+	value.(map[string]any)["a@example.com"] = "owner"   // a secret as a map key
+	value.(map[string]any)["card"] = 4111111111111111.0 // a card number as a JSON number
 	value.(map[string]any)["db"] = map[string]any{"password": "hunter2!", "port": 5432.0, "user": "app"}
 	h := hooktest.New(t, prebuilt.Redact(prebuilt.RedactConfig{}))
 	o := h.ToolCall(hooks.ToolCall{Name: "aws"}, hooks.ToolResult{Value: value})

@@ -16,7 +16,21 @@ import (
 // caller in no chunk, through Run.StreamModel.
 func TestRedactStreamedReplyKeepsASecretOutOfEveryChunk(t *testing.T) {
 	const secret = "sk-ant-api03-abcdefghijklmnopqrstuvwxyz0123456789ABCD"
-	reply := "here is the key " + secret + " and more text after it."
+	streamEveryChunking(t, "here is the key "+secret+" and more text after it.", secret, "abcdefghij")
+}
+
+// The cases, through the streaming core: a DSN password longer
+// than the hold-back, and a keyword whose value comes after a long run of
+// blanks.
+func TestRedactStreamedLongPasswordsAndFarValues(t *testing.T) {
+	pw := strings.Repeat("Pa55w0rd", 12) // 96 characters
+	streamEveryChunking(t, "connect to postgres://app:"+pw+"@db.internal:5432/app and more text after it.", pw, "Pa55w0rd")
+	aws := "wJalrXUtnFEMI/K7MDENG/" + "bPxRfiCYEXAMPLEKEY"
+	streamEveryChunking(t, "AWS_SECRET_ACCESS_KEY ="+strings.Repeat(" ", 500)+aws+"\nand more text after it.", aws, "EXAMPLEKEY")
+}
+
+func streamEveryChunking(t *testing.T, reply, secret, piece string) {
+	t.Helper()
 	for size := 1; size <= len(reply); size += 3 {
 		chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Redact(prebuilt.RedactConfig{})})
 		require.NoError(t, err)
@@ -38,7 +52,7 @@ func TestRedactStreamedReplyKeepsASecretOutOfEveryChunk(t *testing.T) {
 		require.NoError(t, err)
 		all := strings.Join(chunks, "")
 		for _, ch := range chunks {
-			assert.NotContains(t, ch, "abcdefghij", "chunk size %d", size)
+			assert.NotContains(t, ch, piece, "chunk size %d", size)
 		}
 		assert.NotContains(t, all, secret[8:], "chunk size %d: no part of the key is delivered", size)
 		assert.Contains(t, all, "and more text after it.", "chunk size %d", size)
