@@ -98,7 +98,7 @@ func ipValid(full string, i, j int) bool {
 		return false
 	}
 	a, err := netip.ParseAddr(s)
-	if err != nil {
+	if err != nil || a.IsUnspecified() { // 0.0.0.0 and :: are nobody's address
 		return false
 	}
 	if a.Is4() {
