@@ -161,3 +161,31 @@ func TestRedactApplyToSettings(t *testing.T) {
 	o.RequireText(t, "hi b@example.com")
 	h.ToolCall(hooks.ToolCall{Name: "x"}, hooks.ToolResult{Text: "c@example.com"}).RequireResult(t, "c@example.com")
 }
+
+// The model echoes what it read into a tool call: the call's arguments
+// are redacted (the tool gets the redacted value), and under Block the
+// reply is withheld and none of its calls runs.
+func TestRedactReachesTheReplysToolCalls(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Redact(prebuilt.RedactConfig{}))
+	resp := hooks.ModelResponse{Text: "sending", ToolCalls: []hooks.ToolCall{
+		{ID: "c1", Name: "mail", Arguments: map[string]any{"to": "ann@example.com", "body": map[string]any{"card": 4111111111111111.0}}},
+		{ID: "c2", Name: "ls", Arguments: map[string]any{"path": "/tmp"}},
+	}}
+	o := h.Model(hooks.ModelRequest{}, resp)
+	require.NoError(t, o.Err)
+	require.Len(t, o.Reply.Response.ToolCalls, 2)
+	assert.Equal(t, map[string]any{"to": "[REDACTED:email]", "body": map[string]any{"card": "[REDACTED:card_number]"}}, o.Reply.Response.ToolCalls[0].Arguments)
+	assert.Equal(t, map[string]any{"path": "/tmp"}, o.Reply.Response.ToolCalls[1].Arguments)
+	assert.Equal(t, "ann@example.com", resp.ToolCalls[0].Arguments["to"], "the host's reply is not modified")
+
+	h = hooktest.New(t, prebuilt.Redact(prebuilt.RedactConfig{Strategies: map[string]prebuilt.Strategy{"email": prebuilt.Block}}))
+	o = h.Model(hooks.ModelRequest{}, resp)
+	require.NoError(t, o.Err)
+	assert.Empty(t, o.Reply.Response.ToolCalls, "no call of a withheld reply runs")
+	assert.Equal(t, "[reply withheld: it contained an email]", o.Reply.Response.Text)
+
+	h = hooktest.New(t, prebuilt.Redact(prebuilt.RedactConfig{Requests: true}))
+	o = h.Model(hooks.ModelRequest{Messages: []hooks.Message{{Role: "assistant", ToolCalls: resp.ToolCalls}}}, hooks.ModelResponse{Text: "ok"})
+	require.NotNil(t, o.Sent)
+	assert.Equal(t, "[REDACTED:email]", o.Sent.Messages[0].ToolCalls[0].Arguments["to"], "calls sent back in a request too")
+}

@@ -86,15 +86,57 @@ func (h *redact) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hoo
 	return w, nil
 }
 
+// AfterModelResponse redacts the reply's text and its tool calls'
+// arguments (the model may echo what it read into a call: the tool then
+// gets the redacted value). A kind under Block withholds the reply and
+// drops its calls: none of them runs.
 func (h *redact) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
 	out, blocked := h.r.redact(resp.Text)
+	calls, callsBlocked := h.calls(resp.ToolCalls)
+	if blocked == "" {
+		blocked = callsBlocked
+	}
 	if blocked != "" {
 		out = fmt.Sprintf("[reply withheld: it contained %s]", article(blocked))
+		return &hooks.ModelResponsePatch{Text: &out, ToolCalls: []hooks.ToolCall{}}, nil
 	}
-	if out == resp.Text {
+	if out == resp.Text && calls == nil {
 		return nil, nil
 	}
-	return &hooks.ModelResponsePatch{Text: &out}, nil
+	p := &hooks.ModelResponsePatch{ToolCalls: calls}
+	if out != resp.Text {
+		p.Text = &out
+	}
+	return p, nil
+}
+
+// calls returns the tool calls with their arguments redacted (nil when
+// nothing changed), or the kind that blocks them.
+func (h *redact) calls(calls []hooks.ToolCall) (out []hooks.ToolCall, blocked string) {
+	for i, call := range calls {
+		p := hooks.RewriteFields(hooks.ToolResult{Value: call.Arguments}, func(key, s string) string {
+			o, b := h.r.redactField(key, s)
+			if b != "" && blocked == "" {
+				blocked = b
+			}
+			return o
+		})
+		if blocked != "" {
+			return nil, blocked
+		}
+		if p == nil || p.Value == nil {
+			continue
+		}
+		args, ok := p.Value.(map[string]any)
+		if !ok { // arguments that were no JSON object: nothing of them is kept
+			args = map[string]any{}
+		}
+		if out == nil {
+			out = slices.Clone(calls)
+		}
+		out[i].Arguments = args
+	}
+	return out, ""
 }
 
 func (h *redact) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
@@ -113,6 +155,16 @@ func (h *redact) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*
 				p.Messages = slices.Clone(req.Messages)
 			}
 			p.Messages[i].Text = text
+		}
+		if blocked != "" {
+			break
+		}
+		var calls []hooks.ToolCall // the calls of an earlier reply, sent back
+		if calls, blocked = h.calls(m.ToolCalls); calls != nil {
+			if p.Messages == nil {
+				p.Messages = slices.Clone(req.Messages)
+			}
+			p.Messages[i].ToolCalls = calls
 		}
 	}
 	if blocked != "" {
