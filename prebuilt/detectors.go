@@ -48,7 +48,7 @@ const (
 	awsSecretKw  = `(?i:(?:aws[_.\- ]?)?secret[_.\- ]?access[_.\- ]?key)`
 	awsSessionKw = `(?i:(?:aws[_.\- ]?)?session[_.\- ]?token)`
 	credentialKw = `(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|client[_.-]?secret|api[_.-]?key|access[_.-]?token|refresh[_.-]?token|auth[_.-]?token|secret[_.-]?key))`
-	sepRe        = `(?:\\*["'])?\s*(?::=|=>|[:=])\s*(?:\\*["'])?`
+	sepRe        = `(?:\\*["'])?\s*(?::=|=>|[:=>])\s*(?:\\*["'])?`
 )
 
 // The built-in detectors, in the order they run: the more specific first,
@@ -66,10 +66,10 @@ var builtins = []*detector{
 	{kind: "github_token", group: "secrets", hint: anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), cont: run(tokenChars)},
 	{kind: "aws_key", group: "secrets", hint: awsHint,
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|` + awsSecretKw + sepRe + `([A-Za-z0-9/+=]{20,})|` +
-			awsSessionKw + sepRe + `([A-Za-z0-9/+=]{16,})`), sub: -1, cont: run(awsChars),
-		partial: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)` + sepRe + `([A-Za-z0-9/+=]+)\z`),
-		keyword: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:\\*["'])?(\s*(?::=|=>|[:=]))?[\s"'\\]*\z`), sep: true},
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|` + awsSecretKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]{20,})|` +
+			awsSessionKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]{16,})`), sub: -1, cont: run(awsChars),
+		partial: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]+)\z`),
+		keyword: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`)},
 	{kind: "slack_token", group: "secrets", hint: contains("xox"),
 		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), cont: run(tokenChars)},
 	{kind: "google_api_key", group: "secrets", hint: contains("AIza"),
@@ -90,7 +90,7 @@ var builtins = []*detector{
 		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})`), sub: 1, valid: notPlaceholder,
 		cont:    runUntil(blanks + "\"'\\,;"),
 		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[][^\s"'\\,;]*)\z`),
-		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=]))?[\s"'\\]*\z`), sep: true},
+		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
 		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),
 		cont:    run(alnum + ".-"),
@@ -102,7 +102,7 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
 		partialMask: func(string) string { return "[MASKED_URL]" }},
 	{kind: "ip", group: "pii", hint: ipHint,
-		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:\[?(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
+		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
 		trim: ipTrim, valid: ipValid, partialMask: maskIP},
 	{kind: "mac_address", group: "pii", hint: macHint,
 		re:    regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b`),

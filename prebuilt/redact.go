@@ -272,7 +272,17 @@ func (r *Redactor) RedactField(key, s string) string {
 // bounded kind (a phone number, a short email) is left as it is, to be
 // decided on the next call with more text, while the caller holds it back.
 func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
-	s = unescapeJSON(s)
+	if c := canonical(s); c != s {
+		// The same text as a reader takes it: redacted in that form if
+		// anything is found in it, else left as it was written.
+		if out, blocked = r.redactRaw(c, open); blocked != "" || out != c {
+			return out, blocked
+		}
+	}
+	return r.redactRaw(s, open)
+}
+
+func (r *Redactor) redactRaw(s string, open bool) (out, blocked string) {
 	if open || strings.Contains(s, openMark) {
 		if s, blocked = r.continueOpen(s, open); blocked != "" {
 			return "", blocked

@@ -74,6 +74,44 @@ func maskMAC(s string) string {
 	return strings.Repeat("**"+sep, 5) + s[len(s)-2:]
 }
 
+// canonical is s as a reader takes it: JSON escapes of plain characters
+// read (unescapeJSON), fullwidth letters, digits and signs as their ASCII
+// forms (４１１１ is 4111 to a model), and invisible characters (a zero
+// width space inside an email) dropped.
+func canonical(s string) string {
+	s = unescapeJSON(s)
+	if !strings.ContainsAny(s, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u3000") && !hasFullwidth(s) {
+		return s
+	}
+	return strings.Map(func(c rune) rune {
+		switch {
+		case c >= 0xFF01 && c <= 0xFF5E:
+			return c - 0xFF01 + '!'
+		case c == 0x3000:
+			return ' '
+		case c == 0x200B || c == 0x200C || c == 0x200D || c == 0x2060 || c == 0xFEFF || c == 0xAD:
+			return -1
+		}
+		return c
+	}, s)
+}
+
+// hasFullwidth reports a character of the fullwidth ASCII block (UTF-8
+// EF BC 81 to EF BD 9E).
+func hasFullwidth(s string) bool {
+	for i := strings.IndexByte(s, 0xEF); i >= 0 && i+1 < len(s); {
+		if s[i+1] == 0xBC || s[i+1] == 0xBD {
+			return true
+		}
+		j := strings.IndexByte(s[i+1:], 0xEF)
+		if j < 0 {
+			return false
+		}
+		i += 1 + j
+	}
+	return false
+}
+
 // unescapeJSON writes the JSON escapes of plain characters as the
 // characters (\u0040 as @, \/ as /), so that a secret spelled with them
 // in a JSON text is found; what a JSON string needs escaped (a quote, a

@@ -160,26 +160,24 @@ func (r *Redactor) awaitValue(i int, after, sign string) (k int, next string) {
 	for k < len(after) {
 		c := after[k]
 		switch {
-		case strings.IndexByte(blanks+`"'\`, c) >= 0:
-			k++
-			continue
-		case sign == waitSep && (c == ':' || c == '='):
+		case strings.IndexByte(blanks+`"'\\`, c) >= 0:
+		case c == ':' || c == '=' || c == '>':
 			sign = waitVal
-			k++
-			continue
-		case sign == waitVal && c == '>' && k > 0 && after[k-1] == '=':
-			k++
-			continue
+		default:
+			return k, r.valueStarts(i, after[k:], sign)
 		}
-		break
+		k++
 	}
-	if k == len(after) {
-		return k, sign
+	return k, sign
+}
+
+// valueStarts is the sign of a pending marker of detector i that after
+// follows: openSign if a value starts there, else "" (something else came).
+func (r *Redactor) valueStarts(i int, after, sign string) string {
+	if n, _ := r.detectors[i].cont(after); n > 0 && sign == waitVal {
+		return openSign
 	}
-	if n, _ := r.detectors[i].cont(after[k:]); n > 0 && sign == waitVal {
-		return k, openSign
-	}
-	return k, ""
+	return ""
 }
 
 // detector is the index of the detector of kind, or -1.

@@ -1,0 +1,47 @@
+package prebuilt_test
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rienda/hooks/prebuilt"
+)
+
+// The same secrets, written as a model or a tool may write them: each
+// spelling reaches the reader as the secret, so each is redacted.
+func TestRedactAttacksOfSpellingAndEncoding(t *testing.T) {
+	r, err := prebuilt.NewRedactor(prebuilt.RedactConfig{})
+	require.NoError(t, err)
+	for _, tc := range []struct{ name, in, secret string }{
+		{"fullwidth digits", "card ４１１１ １１１１ １１１１ １１１１ ok", "１１１１ １１１１"},
+		{"fullwidth at", "mail ann＠example.com", "example.com"},
+		{"zero width space in an email", "mail ann\u200b@exam\u200dple.com", "ple.com"},
+		{"soft hyphen in a key", "sk-\u00adant-api03-" + strings.Repeat("Zq9_", 12), "Zq9_Zq9_"},
+		{"JSON-escaped letters", `{"k": "\u0073k-ant-api03-` + strings.Repeat("Zq9_", 12) + `"}`, "Zq9_Zq9_"},
+		{"JSON-escaped slash in a DSN", `postgres:\/\/app:s3cr3tpw@db\/x`, "s3cr3tpw"},
+		{"XML field", "<SecretAccessKey>" + awsSecret + "</SecretAccessKey>", "EXAMPLEKEY"},
+		{"CLI flag", "aws configure set aws_secret_access_key " + awsSecret, "EXAMPLEKEY"},
+		{"CLI long flag", "--aws-secret-access-key=" + awsSecret, "EXAMPLEKEY"},
+		{"YAML value on the next line", "SecretAccessKey:\n  " + awsSecret, "EXAMPLEKEY"},
+		{"escaped quotes", `{\"aws_secret_access_key\": \"` + awsSecret + `\"}`, "EXAMPLEKEY"},
+		{"env file", "DB_PASSWORD=hunter2hunter2\nDEBUG=1", "hunter2hunter2"},
+		{"JSON config", `{"clientSecret": "Zm9vYmFyYmF6cXV4"}`, "Zm9vYmFyYmF6cXV4"},
+		{"card glued to a phone", "4111111111111111 123-45-6789", "4111111111111111"},
+		{"IPv6 with a port", "[2001:db8::1]:8443", "2001:db8::1"},
+		{"URL with a trailing period", "see https://example.com/x.", "example.com"},
+		{"phone with an extension", "555-123-4567x890", "123-4567"},
+	} {
+		out := r.Redact(tc.in)
+		assert.NotContains(t, out, tc.secret, "%s: %q", tc.name, out)
+		assert.Contains(t, out, "[REDACTED:", tc.name)
+	}
+	for _, clean := range []string{
+		"日本語のテキスト（全角）！", "ｈｅｌｌｏ ｗｏｒｌｄ", "a\u200bb", `{"path": "a\/b"}`, "password: see below", `{"max_tokens": 4096}`,
+		"api_key=${API_KEY}", "the secret access key documentation",
+	} {
+		assert.Equal(t, clean, r.Redact(clean), "nothing found: the text stays as written")
+	}
+}
