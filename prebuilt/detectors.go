@@ -66,9 +66,9 @@ var builtins = []*detector{
 	{kind: "github_token", group: "secrets", hint: anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), cont: run(tokenChars)},
 	{kind: "aws_key", group: "secrets", hint: awsHint,
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|` + awsSecretKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]{20,})|` +
-			awsSessionKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]{16,})`), sub: -1, cont: run(awsChars),
-		partial: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:` + sepRe + `|\s+)([A-Za-z0-9/+=]+)\z`),
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|` + awsSecretKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]{19,})|` +
+			awsSessionKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]{15,})`), sub: -1, cont: run(awsChars),
+		partial: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]*)\z`),
 		keyword: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`)},
 	{kind: "slack_token", group: "secrets", hint: contains("xox"),
 		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), cont: run(tokenChars)},
@@ -89,7 +89,7 @@ var builtins = []*detector{
 	{kind: "credential", group: "secrets", hint: credentialHint,
 		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})`), sub: 1, valid: notPlaceholder,
 		cont:    runUntil(blanks + "\"'\\,;"),
-		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[][^\s"'\\,;]*)\z`),
+		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[=:>][^\s"'\\,;]*)\z`),
 		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
 		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),

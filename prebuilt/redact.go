@@ -296,6 +296,9 @@ func (r *Redactor) redactRaw(s string, open bool) (out, blocked string) {
 			return "", blocked
 		}
 	}
+	if s, blocked = r.base64(s, open, 0); blocked != "" {
+		return "", blocked
+	}
 	if open {
 		s = r.openPartial(s)
 	}

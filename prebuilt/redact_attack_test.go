@@ -1,6 +1,7 @@
 package prebuilt_test
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 
@@ -43,5 +44,23 @@ func TestRedactAttacksOfSpellingAndEncoding(t *testing.T) {
 		"api_key=${API_KEY}", "the secret access key documentation",
 	} {
 		assert.Equal(t, clean, r.Redact(clean), "nothing found: the text stays as written")
+	}
+}
+
+// A secret or an email in base64 is as readable to a model as in text.
+func TestRedactFindsSecretsInBase64(t *testing.T) {
+	r, err := prebuilt.NewRedactor(prebuilt.RedactConfig{})
+	require.NoError(t, err)
+	b64 := func(s string) string { return base64.StdEncoding.EncodeToString([]byte(s)) }
+	for _, tc := range []struct{ in, want string }{
+		{"data:\n  password: " + b64("hunter2hunter2"), "data:\n  password: [REDACTED:credential]"},
+		{"owner: " + b64("ann@example.com") + " ok", "owner: [REDACTED:email] ok"},
+		{"Authorization: Basic " + b64("admin:s3cret@example.com"), "Authorization: Basic [REDACTED:email]"},
+		{"k=" + base64.RawURLEncoding.EncodeToString([]byte(`{"key":"sk-ant-api03-`+strings.Repeat("Zq9_", 12)+`"}`)), "k=[REDACTED:anthropic_key]"},
+		{"nested " + b64(b64("card 4111 1111 1111 1111")), "nested [REDACTED:card_number]"},
+		{"hash " + b64("just some plain words here"), "hash " + b64("just some plain words here")},
+		{"/usr/local/share/applications/x", "/usr/local/share/applications/x"},
+	} {
+		assert.Equal(t, tc.want, r.Redact(tc.in), tc.in)
 	}
 }
