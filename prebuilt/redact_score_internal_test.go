@@ -70,19 +70,15 @@ func findings(r *Redactor, text string) []piiSpan {
 	out, _ := cp.redact(text)
 	var spans []piiSpan
 	pos := 0
-	var walk func(s string)
-	walk = func(s string) {
-		for _, c := range s {
-			if c >= base && int(c-base) < len(lengths) {
-				k := c - base
-				spans = append(spans, piiSpan{Kind: found[k].Kind, Start: pos, End: pos + lengths[k]})
-				pos += lengths[k]
-				continue
-			}
-			pos += utf8.RuneLen(c)
+	for _, c := range out {
+		if c >= base && int(c-base) < len(lengths) {
+			k := c - base
+			spans = append(spans, piiSpan{Kind: found[k].Kind, Start: pos, End: pos + lengths[k]})
+			pos += lengths[k]
+			continue
 		}
+		pos += utf8.RuneLen(c)
 	}
-	walk(out)
 	return spans
 }
 
