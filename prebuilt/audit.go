@@ -21,7 +21,7 @@ type AuditConfig struct {
 	Handler slog.Handler // records as slog records, at level Info
 	Writer  io.Writer    // records as JSON lines, one Write each (Handler wins when both are set)
 	// Redactor redacts every text a record carries (arguments, reasons,
-	// errors); nil: every built-in detector, masked. Results are recorded
+	// errors); nil: every built-in detector but url, masked. Results are recorded
 	// by size, never by content.
 	Redactor *Redactor
 }

@@ -97,7 +97,7 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]*\z`), long: true, partialMask: maskEmail},
 	{kind: "url", group: "pii", hint: urlHint,
 		re: regexp.MustCompile(`\b(?i:https?|ftps?|wss?)://[^\s<>"'\x60\\]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#][^\s<>"'\x60\\]*)?|` +
-			`\b(?:[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?\.)+(?:` + urlTLDs + `)\b(?:[/?#][^\s<>"'\x60\\]*)?`),
+			`\b(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:` + urlTLDs + `)\b(?:[/?#][^\s<>"'\x60\\]*)?`),
 		trim: urlTrim, valid: urlValid, cont: runUntil(blanks + "<>\"'`\\"),
 		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
 		partialMask: func(string) string { return "[MASKED_URL]" }},
@@ -166,10 +166,7 @@ var (
 		return hasFold(s, "pass") || hasFold(s, "secret") || hasFold(s, "key") || hasFold(s, "token")
 	}
 	bearerHint = func(s string) bool { return hasFold(s, "bearer") }
-	urlHint    = anyOf("://", "www.", ".")
-	ipHint     = anyOf(".", ":")
-	macHint    = anyOf(":", "-", ".")
-	ibanHint   = func(s string) bool { return len(s) >= 15 }
+	urlHint = func(s string) bool { return strings.Contains(s, "://") || strings.Contains(s, "www.") || hasTLD(s) }
 )
 
 // hasFold reports whether s holds sub (lower case ASCII) in any case.

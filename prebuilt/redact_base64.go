@@ -25,7 +25,7 @@ const maxBase64Depth = 2
 // something a detector finds. In a stream (open) a run that reaches the
 // end of the text may go on, and is decided on a later call.
 func (r *Redactor) base64(s string, open bool, depth int) (out, blocked string) {
-	if len(s) < 16 || depth >= maxBase64Depth {
+	if depth >= maxBase64Depth || !hasBase64Run(s) {
 		return s, ""
 	}
 	locs := base64Run.FindAllStringIndex(s, -1)
@@ -120,4 +120,21 @@ func decodeBase64(run string) (string, bool) {
 		}
 	}
 	return string(data), true
+}
+
+// hasBase64Run is base64Run's cheap test: a run of 16 bytes of its
+// alphabet.
+func hasBase64Run(s string) bool {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isAlnum(c) || c == '+' || c == '/' || c == '_' || c == '-' {
+			if n++; n >= 16 {
+				return true
+			}
+			continue
+		}
+		n = 0
+	}
+	return false
 }

@@ -139,6 +139,8 @@ func TestRedactLangChainDetectorsAndPartialStrategy(t *testing.T) {
 	require.NoError(t, err)
 	for _, tc := range []struct{ in, want string }{
 		{"ip 10.0.0.1 and ::1 and fe80::1ff:fe23:4567:890a", "ip [REDACTED:ip] and [REDACTED:ip] and [REDACTED:ip]"},
+		{"::1", "[REDACTED:ip]"},
+		{"mac 00:1a:2b:3c:4d:5e", "mac [REDACTED:mac_address]"},
 		{"mac 00-1A-2B-3C-4D-5E or 001a.2b3c.4d5e", "mac [REDACTED:mac_address] or [REDACTED:mac_address]"},
 		{"go to www.example.org or http://x.io/p (now)", "go to [REDACTED:url] or [REDACTED:url] (now)"},
 		{"IBAN GB82 WEST 1234 5698 7654 32 and DE89370400440532013000", "IBAN [REDACTED:iban] and [REDACTED:iban]"},

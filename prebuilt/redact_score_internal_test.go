@@ -145,7 +145,7 @@ func defaultForScore(t *testing.T) *Redactor {
 	return r
 }
 
-// Streamed, in chunks of many sizes from 1 to 40 bytes, each text of the
+// Streamed, in chunks of sizes from 1 to 40 bytes, each text of the
 // set comes out as the whole text's redaction, or (where a marker ends a
 // long value) with no gold value delivered.
 func TestRedactScoreHoldsStreamed(t *testing.T) {
@@ -154,7 +154,7 @@ func TestRedactScoreHoldsStreamed(t *testing.T) {
 	same, total := 0, 0
 	for _, row := range rows {
 		whole := r.Redact(row.Text)
-		for _, size := range []int{1, 2, 3, 4, 5, 7, 9, 11, 13, 17, 23, 31, 40} {
+		for _, size := range []int{1, 2, 3, 7, 16, 40} {
 			got, _ := stage(r, pieces(row.Text, size, false))
 			total++
 			if got == whole {
