@@ -166,7 +166,7 @@ var (
 		return hasFold(s, "pass") || hasFold(s, "secret") || hasFold(s, "key") || hasFold(s, "token")
 	}
 	bearerHint = func(s string) bool { return hasFold(s, "bearer") }
-	urlHint = func(s string) bool { return strings.Contains(s, "://") || strings.Contains(s, "www.") || hasTLD(s) }
+	urlHint    = func(s string) bool { return strings.Contains(s, "://") || strings.Contains(s, "www.") || hasTLD(s) }
 )
 
 // hasFold reports whether s holds sub (lower case ASCII) in any case.
