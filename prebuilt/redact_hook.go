@@ -10,22 +10,25 @@ import (
 
 // Redact returns a hook that redacts secrets (API keys and tokens of the
 // common providers, AWS secrets under their field names in any case
-// style, private keys, JWTs, bearer tokens, passwords in URLs) and
+// style, credentials under names like password, client_secret and
+// api_key, private keys, JWTs, bearer tokens, passwords in URLs) and
 // personal data (emails, URLs, IPv4 and IPv6 addresses, MAC addresses,
 // IBANs passing their mod-97 check, card numbers passing the Luhn check,
 // US social security numbers, phone numbers in national and international
 // formats), and the user's Patterns: in every tool result (its text and,
 // through hooks.RewriteStrings, every string, map key and number of its
 // structured value), in every model reply, whole and streamed (its
-// StreamText, with the hold-back stream.go describes), and with Requests
-// (ApplyToInput) in what is sent to the model. JSON escapes of plain
+// StreamText, with the hold-back stream.go describes), in the arguments
+// of the reply's tool calls (streamed ones too: the core delivers them
+// from the reply after its hooks), and with Requests (ApplyToInput) in
+// what is sent to the model. JSON escapes of plain
 // characters (\u0040, \/) are read as the characters. List it first:
 // its after-points then run last, on what every other hook left, and a
 // cached answer another hook gives is redacted too.
 //
-// Not covered: a secret in a reply's tool-call arguments (guard the call
-// with Sandbox or Approval), a secret written in another encoding
-// (base64, URL-encoded), and PII the patterns cannot see (names,
+// Base64 runs are decoded and redacted whole when they hold something.
+// Not covered: a secret in another encoding (URL-encoded, hex), split
+// across fields or tool results, and PII the patterns cannot see (names,
 // addresses).
 func Redact(cfg RedactConfig) hooks.Hook {
 	r, err := NewRedactor(cfg)
