@@ -19,6 +19,7 @@ func TestRedactAttacksOfSpellingAndEncoding(t *testing.T) {
 	for _, tc := range []struct{ name, in, secret string }{
 		{"fullwidth digits", "card ４１１１ １１１１ １１１１ １１１１ ok", "１１１１ １１１１"},
 		{"fullwidth at", "mail ann＠example.com", "example.com"},
+		{"URL-encoded at", "unsubscribe?email=ann%40example.com&x=1", "ann"},
 		{"zero width space in an email", "mail ann\u200b@exam\u200dple.com", "ple.com"},
 		{"soft hyphen in a key", "sk-\u00adant-api03-" + strings.Repeat("Zq9_", 12), "Zq9_Zq9_"},
 		{"JSON-escaped letters", `{"k": "\u0073k-ant-api03-` + strings.Repeat("Zq9_", 12) + `"}`, "Zq9_Zq9_"},

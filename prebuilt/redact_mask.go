@@ -75,11 +75,14 @@ func maskMAC(s string) string {
 }
 
 // canonical is s as a reader takes it: JSON escapes of plain characters
-// read (unescapeJSON), fullwidth letters, digits and signs as their ASCII
+// read (unescapeJSON), a URL-encoded @ as @, fullwidth letters, digits and signs as their ASCII
 // forms (４１１１ is 4111 to a model), and invisible characters (a zero
 // width space inside an email) dropped.
 func canonical(s string) string {
 	s = unescapeJSON(s)
+	if strings.Contains(s, "%40") { // an email in a URL's query: ?to=ann%40example.com
+		s = strings.ReplaceAll(s, "%40", "@")
+	}
 	if !strings.ContainsAny(s, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u3000") && !hasFullwidth(s) {
 		return s
 	}
