@@ -195,7 +195,7 @@ var fieldKinds = []struct {
 	re   *regexp.Regexp
 }{
 	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`)},
-	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|credentials?))$`)},
+	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?))$`)},
 }
 
 // digitRun tests for a run of n digits or more, with only seps between

@@ -57,7 +57,7 @@ func TestRedactReachesKeysNumbersAndSecretFieldsOfAValue(t *testing.T) {
 	require.NoError(t, json.Unmarshal([]byte(sts()), &value))
 	value.(map[string]any)["a@example.com"] = "owner"   // a secret as a map key
 	value.(map[string]any)["card"] = 4111111111111111.0 // a card number as a JSON number
-	value.(map[string]any)["db"] = map[string]any{"password": "hunter2!", "port": 5432.0, "user": "app"}
+	value.(map[string]any)["db"] = map[string]any{"password": "hunter2!", "port": 5432.0, "user": "app", "secret_key": "abc123xyz", "max_tokens": "4096"}
 	h := hooktest.New(t, prebuilt.Redact(prebuilt.RedactConfig{}))
 	o := h.ToolCall(hooks.ToolCall{Name: "aws"}, hooks.ToolResult{Value: value})
 	require.NoError(t, o.Err)
@@ -71,7 +71,8 @@ func TestRedactReachesKeysNumbersAndSecretFieldsOfAValue(t *testing.T) {
 	assert.Equal(t, "[REDACTED:aws_key]", m["Credentials"].(map[string]any)["SecretAccessKey"])
 	assert.Equal(t, "owner", m["[REDACTED:email]"], "the key is redacted, its value kept")
 	assert.Equal(t, "[REDACTED:card_number]", m["card"])
-	assert.Equal(t, map[string]any{"password": "[REDACTED:credential]", "port": 5432.0, "user": "app"}, m["db"])
+	assert.Equal(t, map[string]any{"password": "[REDACTED:credential]", "port": 5432.0, "user": "app", "secret_key": "[REDACTED:credential]",
+		"max_tokens": "4096"}, m["db"])
 }
 
 func TestAuditRedactsArgumentsBeforeEncodingThem(t *testing.T) {
