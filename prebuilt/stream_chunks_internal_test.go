@@ -81,3 +81,17 @@ func TestStreamRedactionOfEveryDetectorInEveryChunking(t *testing.T) {
 		}
 	}
 }
+
+// Under Hash, a secret decided whole gets its hash and one cut across
+// chunks its marker: neither lets a byte of it through.
+func TestStreamRedactionUnderHashInEveryChunking(t *testing.T) {
+	r, err := NewRedactor(RedactConfig{Strategy: Hash, HashKey: []byte("k")})
+	require.NoError(t, err)
+	for _, c := range chunkCases {
+		for size := 1; size <= 16; size++ {
+			got, _ := stage(r, pieces(c.reply, size, false))
+			require.Empty(t, leaks(got, c.body), "%s in chunks of %d: %q", c.kind, size, got)
+			require.Contains(t, got, "[REDACTED:"+c.kind, "%s in chunks of %d", c.kind, size)
+		}
+	}
+}
