@@ -38,20 +38,23 @@ func RewriteStrings(res ToolResult, fn func(string) string) *ToolResultPatch {
 // when it is not a map), so that {"SecretAccessKey": "…"} can be redacted
 // for its key, as "SecretAccessKey: …" would be in text.
 func RewriteFields(res ToolResult, fn func(key, s string) string) *ToolResultPatch {
-	var p ToolResultPatch
-	if text := fn("", res.Text); text != res.Text {
-		p.Text = &text
+	// No patch is allocated unless something changed: redaction runs on
+	// every result, and most hold nothing.
+	var text *string
+	var value any
+	if t := fn("", res.Text); t != res.Text {
+		text = &t
 	}
 	if res.Value != nil {
 		w := rewriter{fn: fn}
 		if v, changed := w.value(res.Value, 0); changed {
-			p.Value = v
+			value = v
 		}
 	}
-	if p.Text == nil && p.Value == nil {
+	if text == nil && value == nil {
 		return nil
 	}
-	return &p
+	return &ToolResultPatch{Text: text, Value: value}
 }
 
 // What a rewrite puts where it cannot read.
