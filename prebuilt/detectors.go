@@ -84,8 +84,11 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`\b(?i:bearer)\s+([A-Za-z0-9._~+/-]+=*)\z`),
 		keyword: regexp.MustCompile(`\b(?i:bearer)()\s+\z`)},
 	{kind: "url_password", group: "secrets", hint: contains("://"),
-		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1, cont: runUntil("@/?#" + blanks),
-		partial: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]*)\z`), long: true},
+		// The password runs to the last @ before the path, as url.Parse
+		// reads it (p@ss is one password); a streamed one, not yet ended,
+		// takes the host with it.
+		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]+)@`), sub: 1, cont: runUntil("/?#" + blanks),
+		partial: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]*)\z`), long: true},
 	{kind: "credential", group: "secrets", hint: credentialHint,
 		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})`), sub: 1, valid: notPlaceholder,
 		cont:    runUntil(blanks + "\"'\\,;"),

@@ -35,6 +35,7 @@ func TestRedactAttacksOfSpellingAndEncoding(t *testing.T) {
 		{"IPv6 with a port", "[2001:db8::1]:8443", "2001:db8::1"},
 		{"URL with a trailing period", "see https://example.com/x.", "example.com"},
 		{"phone with an extension", "555-123-4567x890", "123-4567"},
+		{"@ inside a DSN password", "postgres://app:p@ss:w0rd@db:5432/x", "ss:w0rd"},
 	} {
 		out := r.Redact(tc.in)
 		assert.NotContains(t, out, tc.secret, "%s: %q", tc.name, out)

@@ -26,6 +26,7 @@ var chunkCases = []struct{ kind, reply, body string }{
 	{"bearer_token", "Authorization: Bearer " + "ya29.a0AfH6SMBx3-opaque_token~value" + strings.Repeat("x", 80) + "\n", "ya29.a0AfH6SMBx3-opaque_token~value" + strings.Repeat("x", 80)},
 	{"bearer_token", "Authorization: Bearer" + strings.Repeat(" ", 250) + "ya29.a0AfH6SMBx3-opaque_token~value\n", "ya29.a0AfH6SMBx3-opaque_token~value"},
 	{"url_password", "dsn postgres://app:" + strings.Repeat("S3cr", 24) + "@db:5432/x ok", strings.Repeat("S3cr", 24)},
+	{"url_password", "dsn mysql://app:" + strings.Repeat("p@ss", 24) + "@db:3306/x ok", strings.Repeat("p@ss", 24)},
 	{"credential", `password: "` + strings.Repeat("hunter2!", 20) + `"`, strings.Repeat("hunter2!", 20)},
 	{"credential", "DB_PASSWORD=" + strings.Repeat(" ", 200) + "hunter2hunter2\n", "hunter2hunter2"},
 	{"email", "mail " + strings.Repeat("ann.lee", 9) + "@" + strings.Repeat("mail.example", 8) + ".com now", strings.Repeat("ann.lee", 9) + "@" + strings.Repeat("mail.example", 8)},
