@@ -45,10 +45,11 @@ type detector struct {
 // "aws.secretAccessKey"; sepRe what joins it to its value, in code, JSON
 // (escaped too: \"), YAML and env files.
 const (
-	awsSecretKw  = `(?i:(?:aws[_.\- ]?)?secret[_.\- ]?access[_.\- ]?key)`
-	awsSessionKw = `(?i:(?:aws[_.\- ]?)?session[_.\- ]?token)`
-	credentialKw = `(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|client[_.-]?secret|api[_.-]?key|access[_.-]?token|refresh[_.-]?token|auth[_.-]?token|secret[_.-]?key))`
-	sepRe        = `(?:\\*["'])?\s*(?::=|=>|[:=>])\s*(?:\\*["'])?`
+	awsSecretKw      = `(?i:(?:aws[_.\- ]?)?secret[_.\- ]?access[_.\- ]?key)`
+	awsSessionKw     = `(?i:(?:aws[_.\- ]?)?session[_.\- ]?token)`
+	credentialKw     = `(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|client[_.-]?secret|api[_.-]?key|access[_.-]?token|refresh[_.-]?token|auth[_.-]?token|secret[_.-]?key))`
+	credentialJSONKw = `(?i:[A-Za-z0-9_.-]*(?:token|secret|pwd|passwd|password|api[_.-]?key|apikey|secret[_.-]?key|private[_.-]?key))`
+	sepRe            = `(?:\\*["'])?\s*(?::=|=>|[:=>])\s*(?:\\*["'])?`
 )
 
 // The built-in detectors, in the order they run: the more specific first,
@@ -90,7 +91,9 @@ var builtins = []*detector{
 		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]+)@`), sub: 1, cont: runUntil("/?#" + blanks),
 		partial: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]*)\z`), long: true},
 	{kind: "credential", group: "secrets", hint: credentialHint,
-		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})`), sub: 1, valid: notPlaceholder,
+		// A JSON key names more secrets than prose may: "token", "secret".
+		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})|` +
+			`\\?"` + credentialJSONKw + `\\?"\s*:\s*\\?"([^"\\\s]{4,})`), sub: -1, valid: notPlaceholder,
 		cont:    runUntil(blanks + "\"'\\,;"),
 		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[=:>][^\s"'\\,;]*)\z`),
 		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},

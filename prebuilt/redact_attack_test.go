@@ -31,6 +31,8 @@ func TestRedactAttacksOfSpellingAndEncoding(t *testing.T) {
 		{"escaped quotes", `{\"aws_secret_access_key\": \"` + awsSecret + `\"}`, "EXAMPLEKEY"},
 		{"env file", "DB_PASSWORD=hunter2hunter2\nDEBUG=1", "hunter2hunter2"},
 		{"JSON config", `{"clientSecret": "Zm9vYmFyYmF6cXV4"}`, "Zm9vYmFyYmF6cXV4"},
+		{"JSON token in text", `{"id_token": "abc123def456ghi"}`, "abc123def456ghi"},
+		{"JSON token in escaped JSON", `{"token":"abc123def456ghi"}`, "abc123def456ghi"},
 		{"card glued to a phone", "4111111111111111 123-45-6789", "4111111111111111"},
 		{"IPv6 with a port", "[2001:db8::1]:8443", "2001:db8::1"},
 		{"URL with a trailing period", "see https://example.com/x.", "example.com"},
