@@ -196,7 +196,7 @@ type streamer struct {
 	// not delivered as they come, but once the hooks had the reply, from
 	// the reply's ToolCalls as the hooks left them.
 	holdCalls bool
-	heldCalls bool // the model yielded tool-call deltas that were held
+	held      []heldCall // the tool calls of the model's deltas, as it wrote them
 }
 
 // newStreamer prepares the stages of the stream hooks step entered.
@@ -307,7 +307,7 @@ func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 			return resp, err
 		}
 		s.streamed = true
-		if s.heldCalls && len(resp.ToolCalls) == 0 && s.end == nil {
+		if len(s.held) > 0 && len(resp.ToolCalls) == 0 && s.end == nil {
 			s.r.chain.diagnose(Diagnostic{Point: StreamModelText, Err: errors.New(
 				"the StreamFunc yielded tool-call deltas but its reply has no tool calls: none is delivered (a StreamFunc returns the reply it assembled, tool calls included)")})
 		}
@@ -352,7 +352,7 @@ func (s *streamer) yield(ch Chunk) error {
 	}
 	if ch.ToolCall != nil {
 		if s.holdCalls {
-			s.heldCalls = true
+			s.hold(*ch.ToolCall)
 			return nil
 		}
 		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
@@ -400,26 +400,4 @@ func (s *streamer) deliverWhole(resp ModelResponse) error {
 	s.reset()
 	s.stopped = nil
 	return s.push(resp.Text, true)
-}
-
-// deliverCalls delivers the reply's tool calls, one delta each, once the
-// hooks had the reply: the calls the run will make, as the hooks left
-// them. Deltas delivered as they came (no hook could act on them) are not
-// delivered again.
-func (s *streamer) deliverCalls(calls []ToolCall) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.streamed && !s.holdCalls {
-		return nil
-	}
-	for i, call := range calls {
-		args, err := wholeArguments(call.Arguments)
-		if err != nil {
-			return err
-		}
-		if err := s.send(Chunk{ToolCall: &ToolCallDelta{Index: i, ID: call.ID, Name: call.Name, Arguments: args}}); err != nil {
-			return err
-		}
-	}
-	return nil
 }

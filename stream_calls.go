@@ -1,0 +1,90 @@
+package hooks
+
+import (
+	"reflect"
+	"strings"
+)
+
+// heldCall is one tool call of a streamed reply, as the model's deltas
+// wrote it, held until the hooks had the reply.
+type heldCall struct {
+	index    int
+	id, name string
+	args     []byte
+}
+
+// hold keeps one tool-call delta: a piece of the call with its Index.
+func (s *streamer) hold(d ToolCallDelta) {
+	for i := range s.held {
+		if h := &s.held[i]; h.index == d.Index {
+			h.args = append(h.args, d.Arguments...)
+			return
+		}
+	}
+	s.held = append(s.held, heldCall{index: d.Index, id: d.ID, name: d.Name, args: []byte(d.Arguments)})
+}
+
+// deliverCalls delivers the reply's tool calls, one delta each, once the
+// hooks had the reply: the calls the run will make, as the hooks left
+// them. Deltas delivered as they came (no hook could act on them) are not
+// delivered again.
+//
+// A call the hooks left as the model wrote it is delivered as the model's
+// own text, at its own Index (a re-encoding would reorder keys and round
+// an integer past 2^53); only if that text reads as exactly the arguments
+// the hooks saw, so that nothing they did not see (a repeated key) goes
+// out. Any other call is its arguments encoded.
+func (s *streamer) deliverCalls(calls []ToolCall) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streamed && !s.holdCalls {
+		return nil
+	}
+	next := 0 // the first Index no held call has
+	for _, h := range s.held {
+		next = max(next, h.index+1)
+	}
+	for i, call := range calls {
+		d := ToolCallDelta{Index: next + i, ID: call.ID, Name: call.Name}
+		if h := s.heldByID(call.ID); h != nil {
+			d.Index = h.index
+			if raw := string(h.args); h.name == call.Name && sameAsRaw(raw, call.Arguments) {
+				d.Arguments = raw
+			}
+		}
+		if d.Arguments == "" {
+			args, err := wholeArguments(call.Arguments)
+			if err != nil {
+				return err
+			}
+			d.Arguments = args
+		}
+		if err := s.send(Chunk{ToolCall: &d}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldByID is the held call with id, or nil.
+func (s *streamer) heldByID(id string) *heldCall {
+	if id == "" {
+		return nil
+	}
+	for i := range s.held {
+		if s.held[i].id == id {
+			return &s.held[i]
+		}
+	}
+	return nil
+}
+
+// sameAsRaw reports whether raw, a call's arguments as the model wrote
+// them, reads as args, as ParseArguments reads it (no repeated key).
+func sameAsRaw(raw string, args map[string]any) bool {
+	parsed, err := ParseArguments([]byte(raw))
+	if err != nil || strings.TrimSpace(raw) == "" {
+		return false
+	}
+	return reflect.DeepEqual(parsed, args) || len(parsed) == 0 && len(args) == 0
+}
