@@ -247,22 +247,6 @@ func (s *streamer) close() {
 	}
 }
 
-// passed is the reply as the stream hooks let it through: its text is
-// what was delivered when stream hooks ran (whatever the StreamFunc or a
-// wrap returned beside it: the raw text never becomes the reply), and a
-// reply that failed keeps no tool call.
-func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.stages) > 0 {
-		resp.Text = s.sent.String()
-	}
-	if err != nil || s.end != nil {
-		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
-	}
-	return resp
-}
-
 // modelFunc is the innermost call of the wraps: one attempt at the stream.
 func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 	return func(c *Context, req ModelRequest) (ModelResponse, error) {
@@ -387,17 +371,4 @@ func (s *streamer) flush() error {
 		return nil
 	}
 	return s.push("", true)
-}
-
-// deliverWhole delivers the text of a reply that was not streamed, through
-// the stages; its tool calls go with deliverCalls.
-func (s *streamer) deliverWhole(resp ModelResponse) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.delivered { // a wrap answered after an attempt had delivered chunks
-		return ErrStreamDelivered
-	}
-	s.reset()
-	s.stopped = nil
-	return s.push(resp.Text, true)
 }

@@ -5,6 +5,35 @@ import (
 	"strings"
 )
 
+// passed is the reply as the stream hooks let it through: its text is
+// what was delivered when stream hooks ran (whatever the StreamFunc or a
+// wrap returned beside it: the raw text never becomes the reply), and a
+// reply that failed keeps no tool call.
+func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.stages) > 0 {
+		resp.Text = s.sent.String()
+	}
+	if err != nil || s.end != nil {
+		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
+	}
+	return resp
+}
+
+// deliverWhole delivers the text of a reply that was not streamed, through
+// the stages; its tool calls go with deliverCalls.
+func (s *streamer) deliverWhole(resp ModelResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.delivered { // a wrap answered after an attempt had delivered chunks
+		return ErrStreamDelivered
+	}
+	s.reset()
+	s.stopped = nil
+	return s.push(resp.Text, true)
+}
+
 // heldCall is one tool call of a streamed reply, as the model's deltas
 // wrote it, held until the hooks had the reply.
 type heldCall struct {
