@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"cmp"
 	"reflect"
 	"strings"
 )
@@ -47,6 +48,9 @@ func (s *streamer) hold(d ToolCallDelta) {
 	for i := range s.held {
 		if h := &s.held[i]; h.index == d.Index {
 			h.args = append(h.args, d.Arguments...)
+			if h.id == "" { // a provider that names the call after its first piece
+				h.id, h.name = d.ID, cmp.Or(h.name, d.Name)
+			}
 			return
 		}
 	}
