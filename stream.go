@@ -196,7 +196,7 @@ type streamer struct {
 	// not delivered as they come, but once the hooks had the reply, from
 	// the reply's ToolCalls as the hooks left them.
 	holdCalls bool
-	heldCalls bool // the model yielded tool-call deltas that were held
+	held      []heldCall // the tool calls of the model's deltas, as it wrote them
 }
 
 // newStreamer prepares the stages of the stream hooks step entered.
@@ -247,22 +247,6 @@ func (s *streamer) close() {
 	}
 }
 
-// passed is the reply as the stream hooks let it through: its text is
-// what was delivered when stream hooks ran (whatever the StreamFunc or a
-// wrap returned beside it: the raw text never becomes the reply), and a
-// reply that failed keeps no tool call.
-func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.stages) > 0 {
-		resp.Text = s.sent.String()
-	}
-	if err != nil || s.end != nil {
-		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
-	}
-	return resp
-}
-
 // modelFunc is the innermost call of the wraps: one attempt at the stream.
 func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 	return func(c *Context, req ModelRequest) (ModelResponse, error) {
@@ -307,7 +291,7 @@ func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 			return resp, err
 		}
 		s.streamed = true
-		if s.heldCalls && len(resp.ToolCalls) == 0 && s.end == nil {
+		if len(s.held) > 0 && len(resp.ToolCalls) == 0 && s.end == nil {
 			s.r.chain.diagnose(Diagnostic{Point: StreamModelText, Err: errors.New(
 				"the StreamFunc yielded tool-call deltas but its reply has no tool calls: none is delivered (a StreamFunc returns the reply it assembled, tool calls included)")})
 		}
@@ -352,7 +336,7 @@ func (s *streamer) yield(ch Chunk) error {
 	}
 	if ch.ToolCall != nil {
 		if s.holdCalls {
-			s.heldCalls = true
+			s.hold(*ch.ToolCall)
 			return nil
 		}
 		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
@@ -387,39 +371,4 @@ func (s *streamer) flush() error {
 		return nil
 	}
 	return s.push("", true)
-}
-
-// deliverWhole delivers the text of a reply that was not streamed, through
-// the stages; its tool calls go with deliverCalls.
-func (s *streamer) deliverWhole(resp ModelResponse) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.delivered { // a wrap answered after an attempt had delivered chunks
-		return ErrStreamDelivered
-	}
-	s.reset()
-	s.stopped = nil
-	return s.push(resp.Text, true)
-}
-
-// deliverCalls delivers the reply's tool calls, one delta each, once the
-// hooks had the reply: the calls the run will make, as the hooks left
-// them. Deltas delivered as they came (no hook could act on them) are not
-// delivered again.
-func (s *streamer) deliverCalls(calls []ToolCall) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.streamed && !s.holdCalls {
-		return nil
-	}
-	for i, call := range calls {
-		args, err := wholeArguments(call.Arguments)
-		if err != nil {
-			return err
-		}
-		if err := s.send(Chunk{ToolCall: &ToolCallDelta{Index: i, ID: call.ID, Name: call.Name, Arguments: args}}); err != nil {
-			return err
-		}
-	}
-	return nil
 }

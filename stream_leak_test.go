@@ -260,3 +260,41 @@ func layerBefore(name string) hooks.Funcs {
 		return nil, nil
 	}}
 }
+
+// Calls the hooks left as the model wrote them go out as the model's own
+// text at their own Index (keys in order, big integers exact), however
+// many; a call whose text says more than the hooks saw (a repeated key)
+// goes out as the arguments they saw.
+func TestStreamHeldToolCallsKeepTheModelsText(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	defer goleak.VerifyNone(t, ignore)
+	var deltas []hooks.ToolCallDelta
+	var whole []hooks.ToolCall
+	var want []hooks.ToolCallDelta
+	for i := range 5 {
+		id := string(rune('a' + i))
+		raw := `{"z":1,"n":9007199254740993,"id":"` + id + `"}`
+		deltas = append(deltas, hooks.ToolCallDelta{Index: i + 2, ID: id, Name: "t", Arguments: raw[:7]}, hooks.ToolCallDelta{Index: i + 2, Arguments: raw[7:]})
+		args, err := hooks.ParseArguments([]byte(raw))
+		require.NoError(t, err)
+		whole = append(whole, hooks.ToolCall{ID: id, Name: "t", Arguments: args})
+		want = append(want, hooks.ToolCallDelta{Index: i + 2, ID: id, Name: "t", Arguments: raw})
+	}
+	// A sixth call repeats a key: the hooks read the last value only.
+	deltas = append(deltas, hooks.ToolCallDelta{Index: 7, ID: "dup", Name: "mail", Arguments: `{"to":"ann@example.com","to":"bob@example.com"}`})
+	whole = append(whole, hooks.ToolCall{ID: "dup", Name: "mail", Arguments: map[string]any{"to": "bob@example.com"}})
+	want = append(want, hooks.ToolCallDelta{Index: 7, ID: "dup", Name: "mail", Arguments: `{"to":"bob@example.com"}`})
+
+	run := start(t, &recorder{}, redactCalls)
+	var got caller
+	src := &chunks{texts: []string{"calling"}, calls: deltas, got: &got.text, respond: hooks.ModelResponse{ToolCalls: whole}}
+	_, err := run.StreamModel(context.Background(), hooks.ModelRequest{}, src.open, got.deliver)
+	require.NoError(t, err)
+	var calls []hooks.ToolCallDelta
+	for _, ch := range got.chunks {
+		if ch.ToolCall != nil {
+			calls = append(calls, *ch.ToolCall)
+		}
+	}
+	assert.Equal(t, want, calls)
+}

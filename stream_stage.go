@@ -37,6 +37,7 @@ func (s *streamer) reset() {
 		st.all.Reset()
 	}
 	s.sent.Reset()
+	s.held = s.held[:0]
 }
 
 // push passes text (final: the last of the reply) through the stages from
