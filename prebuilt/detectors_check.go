@@ -89,8 +89,8 @@ func ssnValid(full string, i, j int) bool {
 
 // ipValid holds an IP address to what parses as one (netip: octets to
 // 255, no leading zeros; IPv6 in any of its forms) and stands alone: not
-// inside a longer dotted number (an OID), not a version number ("v1.2.3.4",
-// "version 4.2.0.1"); an IPv6 address holds a digit (C++'s a::b is none).
+// inside a longer dotted number (an OID), not a version or section number
+// ("v1.2.3.4", "version 4.2.0.1", "table 3.1.4.1"); an IPv6 address holds a digit (C++'s a::b is none).
 func ipValid(full string, i, j int) bool {
 	s := full[i:j]
 	if i > 0 && (isAlnum(full[i-1]) || full[i-1] == '.' || full[i-1] == ':' || full[i-1] == '_') ||
@@ -102,11 +102,19 @@ func ipValid(full string, i, j int) bool {
 		return false
 	}
 	if a.Is4() {
-		before := strings.ToLower(full[max(0, i-9):i])
-		return !strings.HasSuffix(before, "version ") && !strings.HasSuffix(before, "build ") && !strings.HasSuffix(before, "v")
+		before := strings.ToLower(full[max(0, i-10):i])
+		for _, w := range numberedWords {
+			if strings.HasSuffix(before, w) {
+				return false
+			}
+		}
 	}
 	return strings.ContainsAny(s, "0123456789")
 }
+
+// numberedWords are what a dotted number that is not an address follows:
+// "version 4.2.0.1", "table 3.1.4.1".
+var numberedWords = []string{"v", "version ", "build ", "release ", "rev ", "table ", "section ", "figure ", "fig. ", "chapter ", "clause ", "step ", "item ", "§"}
 
 // ipTrim drops the colon a match may take past an IPv6 address.
 func ipTrim(full string, i, j int) int {

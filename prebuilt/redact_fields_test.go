@@ -146,7 +146,7 @@ func TestRedactLangChainDetectorsAndPartialStrategy(t *testing.T) {
 		{"go to www.example.org or http://x.io/p (now)", "go to [REDACTED:url] or [REDACTED:url] (now)"},
 		{"IBAN GB82 WEST 1234 5698 7654 32 and DE89370400440532013000", "IBAN [REDACTED:iban] and [REDACTED:iban]"},
 		{"IBAN GB82 WEST 1234 5698 7654 33", "IBAN GB82 WEST 1234 5698 7654 33"}, // fails mod-97
-		{"v1.2.3.4, version 4.2.0.1, at 10:30:15, 2024-01-15, $1,299.99", "v1.2.3.4, version 4.2.0.1, at 10:30:15, 2024-01-15, $1,299.99"},
+		{"table 3.1.4.1, section 2.1.1.3, v1.2.3.4, version 4.2.0.1, at 10:30:15, 2024-01-15, $1,299.99", "table 3.1.4.1, section 2.1.1.3, v1.2.3.4, version 4.2.0.1, at 10:30:15, 2024-01-15, $1,299.99"},
 		{"std::vector and a::b", "std::vector and a::b"},
 		{"SSN 000-12-3456 or 666-12-3456", "SSN 000-12-3456 or 666-12-3456"},
 		{"ssn: 123456789", "ssn: [REDACTED:us_ssn]"},
