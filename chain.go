@@ -31,7 +31,8 @@ func WithDiagnostics(fn func(Diagnostic)) Option {
 }
 
 // InListOrder runs the after-points (AfterModelResponse, AfterToolExecute,
-// AfterRun) in list order too, instead of the default reverse order.
+// AfterRun) and the stream hooks in list order too, instead of the
+// default reverse order.
 func InListOrder() Option {
 	return optionFunc(func(o *options) { o.listOrder = true })
 }
@@ -60,7 +61,7 @@ type Chain struct {
 	afterTool   []entry[AfterToolExecuteHook] // in execution order
 	wrapTool    []entry[WrapToolHook]         // outermost first
 	wrapModel   []entry[WrapModelHook]        // outermost first
-	stream      []entry[StreamHook]           // in list order
+	stream      []entry[StreamHook]           // in execution order, as the after-points
 
 	wrapToolNames, wrapModelNames []string // for the diagnostic of a host that skips the wraps
 	// Trust: the hooks that may deny decide first, then the others
@@ -93,7 +94,9 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 		slices.Reverse(c.afterRun)
 		slices.Reverse(c.afterModel)
 		slices.Reverse(c.afterTool)
+		slices.Reverse(c.stream) // stream hooks layer as the after-hooks do: the first listed sees the final text
 	}
+	observersLast(c.stream)
 	observersLast(c.afterRun)
 	observersLast(c.afterModel)
 	observersLast(c.afterTool)
@@ -106,7 +109,8 @@ func NewChain(hooks []Hook, opts ...Option) (*Chain, error) {
 // the list: an audit log, the advisory command events ("the post hook
 // observes the final result"). When ObservesFinal reports true, NewChain
 // runs it after every other hook of each after-point (AfterModelResponse,
-// AfterToolExecute, AfterRun), keeping the list order among observers.
+// AfterToolExecute, AfterRun) and of the stream (StreamHook), keeping the
+// list order among observers.
 // Its patches still apply, but nothing runs after them.
 type ObserverHook interface {
 	Hook
@@ -154,10 +158,20 @@ func (c *Chain) register(i int, h Hook) (name string, err error) {
 		return "", fmt.Errorf("hooks: hook #%d (%T) has an empty name", i, h)
 	}
 	c.names[i] = name
+	if err := checkReceivers(name, inner); err != nil {
+		return "", err
+	}
 	if err := checkMethods(name, inner); err != nil {
 		return "", err
 	}
-	if !c.add(i, h) && !declaresPoints(h) {
+	filed := c.add(i, h)
+	if _, ok := inner.(StreamHook); ok && !filed {
+		// A stream hook whose Handles turns down every point, its own
+		// included, would never run: a redactor that delivers every secret.
+		return "", fmt.Errorf("hooks: hook %q (%T) is a StreamHook, but its Handles answers false for %s and every other point: "+
+			"it would never run; answer true for hooks.StreamModelText (or drop Handles)", name, h, StreamModelText)
+	}
+	if !filed && !declaresPoints(h) {
 		return "", fmt.Errorf("hooks: hook %q (%T) implements no point method "+
 			"(BeforeRun, AfterRun, BeforeModelRequest, AfterModelResponse, BeforeToolExecute, "+
 			"AfterToolExecute, WrapTool, WrapModel, BeforeTrustDecision): check the method names", name, h)
@@ -213,6 +227,40 @@ func checkMethods(name string, h Hook) error {
 		}
 	}
 	return nil
+}
+
+// hookMethods are the methods the chain looks for on a hook besides its
+// point methods: one of them with a pointer receiver, on a hook passed by
+// value, is as silent as a point method would be.
+var hookMethods = []string{"HoldBack", "Handles", "ObservesFinal", "DefaultPolicy"}
+
+// checkReceivers finds the methods the chain would call that h's type has
+// only on its pointer (a hook written with pointer receivers and passed by
+// value, hookPtr{} for &hookPtr{}): the value does not implement them, so
+// they would never run, and a StreamText that never runs delivers every
+// secret it was meant to redact.
+func checkReceivers(name string, h Hook) error {
+	if _, ok := funcsOf(h); ok {
+		return nil
+	}
+	t := reflect.TypeOf(h)
+	if t.Kind() == reflect.Pointer {
+		return nil
+	}
+	pt := reflect.PointerTo(t)
+	var lost []string
+	for _, m := range append(slices.Clone(pointMethodNames), hookMethods...) {
+		if _, onPtr := pt.MethodByName(m); onPtr {
+			if _, onValue := t.MethodByName(m); !onValue {
+				lost = append(lost, m)
+			}
+		}
+	}
+	if len(lost) == 0 {
+		return nil
+	}
+	return fmt.Errorf("hooks: hook %q (%T): %s declared on *%s (a pointer receiver), so the %T value given would never run it: pass a pointer (&%s{…})",
+		name, h, strings.Join(lost, ", "), t.Name(), h, t.Name())
 }
 
 // missingMethods names the methods of iface that t lacks or has with

@@ -202,13 +202,16 @@ func (s *afterModel) ask(i int, tracing bool) (a opinion[ModelResponsePatch]) {
 	return a
 }
 
-// apply: every hook runs; Text replaces the reply's, and the last End and
+// apply: every hook runs; Text and ToolCalls replace the reply's, and the last End and
 // Continue are kept for settle.
 func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	if p.Text != nil {
 		s.reply.Response.Text = *p.Text
 	}
-	changed := fields(responseFields, p.Text != nil)
+	if p.ToolCalls != nil { // a copy: the hook may reuse its slice
+		s.reply.Response.ToolCalls = append(make([]ToolCall, 0, len(p.ToolCalls)), p.ToolCalls...)
+	}
+	changed := fields(responseFields, p.Text != nil, p.ToolCalls != nil)
 	switch {
 	case p.End != nil:
 		s.reply.End = p.End

@@ -28,13 +28,17 @@ type ModelRequestPatch struct {
 // ModelResponsePatch is what an AfterModelResponse hook may return; a nil
 // field keeps the current value.
 //
-// Text rewrites the reply. End ends the run with an output. Continue says
-// the reply is final and sends the run on with this user message; it only
-// applies to a reply without tool calls (see Run.AfterModelResponse).
+// Text rewrites the reply. ToolCalls replaces the reply's tool calls (a
+// redaction of their arguments, a call dropped): non-nil and empty, the
+// reply has none; nil keeps them. End ends the run with an output.
+// Continue says the reply is final and sends the run on with this user
+// message; it only applies to a reply without tool calls, as the hooks
+// left it (see Run.AfterModelResponse).
 type ModelResponsePatch struct {
-	Text     *string
-	End      *End
-	Continue *string
+	Text      *string
+	End       *End
+	Continue  *string
+	ToolCalls []ToolCall
 }
 
 // ToolCallPatch is what a BeforeToolExecute hook may return; a nil field

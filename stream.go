@@ -49,14 +49,20 @@ const HoldAll = -1
 
 // StreamHook is a hook that acts on the text of a streamed reply before
 // the caller sees it (Run.StreamModel): it may rewrite it, hold it back,
-// or end the stream. Stream hooks run in list order, each on the text the
-// one before it let through; the last one's output is delivered.
+// or end the stream. Stream hooks layer as the after-hooks do: in reverse
+// list order (list order under InListOrder), each on the text the one
+// before it let through, so the first listed sees the final text and its
+// output is delivered (a redactor listed first redacts what later stream
+// hooks add). A PointHandler among them runs on the stream when
+// Handles(StreamModelText) says so; one that handles no point at all is
+// refused by NewChain.
 //
 // HoldBack is how many runes at the end of the text it holds the hook
 // must see more of before deciding on them: a redaction of API keys of at
 // most 40 characters holds back 39, so that a key split across chunks is
 // never delivered in part. HoldAll holds everything until the reply ends.
-// It is asked once per stream.
+// It is asked once per stream. Runes are whole characters: a character
+// cut between chunks waits for its other bytes and counts for none.
 //
 // StreamText is called, as chunks come, with the text the hook holds:
 // what it held back so far followed by the new text; final reports that
@@ -65,10 +71,11 @@ const HoldAll = -1
 // delivered, the rest is held for the next call. The cost of a call is
 // bounded by the hold-back and the chunk, never the reply's length.
 //
-// Stream hooks act on text only: tool-call deltas reach the caller as they
-// come (a tool call is guarded by BeforeToolExecute before it runs), so
-// the text and the tool calls may arrive in another order than the model
-// sent them, by at most the text held back.
+// Stream hooks act on text only. The reply's tool calls are not delivered
+// past them: with a stream hook or an AfterModelResponse hook in the
+// chain, the model's tool-call deltas are held and the reply's tool calls
+// are delivered, whole, after AfterModelResponse, as the hooks left them
+// (ModelResponsePatch.ToolCalls); none when the run ends.
 type StreamHook interface {
 	Hook
 	HoldBack() int
@@ -94,6 +101,16 @@ type StreamPatch struct {
 // delivered (the connection failed, a 429) opens a new stream.
 var ErrStreamDelivered = errors.New("hooks: the stream already delivered chunks; a retry cannot take them back")
 
+// ErrStreamOpen is the error a wrap hook's next returns when the wrap
+// calls it while another call of next is still streaming (a hedged
+// request): two streams would interleave on their way to the caller, so a
+// stream is one attempt at a time.
+var ErrStreamOpen = errors.New("hooks: a wrap called next while its stream was still open: a stream is one attempt at a time")
+
+// ErrStreamEnded is the error a wrap hook's next returns after a stream
+// hook ended the stream (StreamPatch.End): nothing more is streamed.
+var ErrStreamEnded = errors.New("hooks: a stream hook ended the stream: nothing more is streamed")
+
 // errStreamStopped is what yield returns once the stream is over.
 var errStreamStopped = errors.New("hooks: the stream was stopped")
 
@@ -105,17 +122,23 @@ var errStreamStopped = errors.New("hooks: the stream was stopped")
 //
 // The reply's Response is what was delivered: its text is the text the
 // stream hooks let through (a redacted secret is redacted there too),
-// then rewritten by the AfterModelResponse hooks. Their rewrite changes
+// then rewritten by the AfterModelResponse hooks. It is never the raw
+// text: not when the StreamFunc fails and returns what it accumulated,
+// nor when a wrap returns text of its own (a failed reply has no tool
+// calls). Their rewrite changes
 // the reply (what a host records in its conversation), not the chunks
 // already delivered: a hook that must keep text from the user acts on the
 // stream (StreamHook).
 //
 // A reply that was not streamed (a hook's Respond, a wrap that answered
 // without calling next) is delivered as chunks when it is known, through
-// the stream hooks. An error from deliver (the caller stopped reading)
-// stops the stream and is returned. A step that ended the run delivers
-// nothing. A wrap that calls next again after chunks were delivered gets
-// ErrStreamDelivered.
+// the stream hooks. The reply's tool calls are delivered after the
+// AfterModelResponse hooks, as they left them, when a hook could act on
+// them (see StreamHook). An error from deliver (the caller stopped
+// reading) stops the stream and is returned. A step that ended the run
+// delivers nothing. A wrap that calls next again after chunks were
+// delivered gets ErrStreamDelivered; while its stream is open,
+// ErrStreamOpen; after a stream hook's End, ErrStreamEnded.
 func (r *Run) StreamModel(ctx context.Context, req ModelRequest, open StreamFunc, deliver func(Chunk) error) (ModelReply, error) {
 	if open == nil || deliver == nil {
 		return ModelReply{}, errors.New("hooks: StreamModel needs a StreamFunc and a deliver function")
@@ -132,18 +155,18 @@ func (r *Run) StreamModel(ctx context.Context, req ModelRequest, open StreamFunc
 	resp, err := r.ExecuteModel(ctx, step, s.modelFunc(open))
 	if err == nil && !s.streamed {
 		err = s.deliverWhole(resp) // a Respond, or a wrap that answered
-		resp.Text = s.text(resp.Text)
 	}
+	resp = s.passed(resp, err)
 	if err != nil {
 		r.wraps[1].skipAfter(len(r.chain.wrapModel) > 0 && step.Response == nil)
 		return ModelReply{Response: resp}, err
 	}
-	if s.end != nil {
-		resp.ToolCalls = nil // the run ends: no tool of this reply runs
-	}
 	reply, err := r.AfterModelResponse(ctx, step, resp)
 	if err == nil && s.end != nil && reply.End == nil {
 		reply.End, reply.Continue = s.end, ""
+	}
+	if err == nil && reply.End == nil {
+		err = s.deliverCalls(reply.Response.ToolCalls)
 	}
 	return reply, err
 }
@@ -163,15 +186,24 @@ type streamer struct {
 	stopped   error           // non-nil: the stream is over; what yield returns
 	delivered bool            // a chunk reached the caller
 	streamed  bool            // a StreamFunc ran to its end
+	open      bool            // a StreamFunc is running: a second one is refused
 	sent      strings.Builder // the text delivered, when stream hooks may have changed it
 	end       *End            // a stream hook ended the stream
 	cancel    context.CancelFunc
+
+	// Hooks may act on the reply's tool calls (stream hooks, or
+	// AfterModelResponse hooks that may rewrite them): their deltas are
+	// not delivered as they come, but once the hooks had the reply, from
+	// the reply's ToolCalls as the hooks left them.
+	holdCalls bool
+	held      []heldCall // the tool calls of the model's deltas, as it wrote them
 }
 
 // newStreamer prepares the stages of the stream hooks step entered.
 func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chunk) error) *streamer {
 	s := &streamer{r: r, ctx: ctx, step: step, deliver: deliver}
 	_, s.tracing = r.traceStart()
+	s.holdCalls = len(r.chain.stream) > 0 || len(r.chain.afterModel) > 0
 	for _, e := range r.chain.stream {
 		if step.stop.entered(e.index) {
 			s.stages = append(s.stages, stage{h: e.h, index: e.index, policy: e.policy})
@@ -215,53 +247,76 @@ func (s *streamer) close() {
 	}
 }
 
-// text is the reply's text: what was delivered when stream hooks ran,
-// else the model's own.
-func (s *streamer) text(model string) string {
-	if len(s.stages) == 0 {
-		return model
-	}
-	return s.sent.String()
-}
-
 // modelFunc is the innermost call of the wraps: one attempt at the stream.
 func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 	return func(c *Context, req ModelRequest) (ModelResponse, error) {
 		s.mu.Lock()
-		if s.delivered {
+		var refused error
+		switch {
+		case s.open:
+			refused = ErrStreamOpen
+		case s.end != nil:
+			refused = ErrStreamEnded
+		case s.delivered:
+			refused = ErrStreamDelivered
+		}
+		if refused != nil {
 			s.mu.Unlock()
-			return ModelResponse{}, ErrStreamDelivered
+			return ModelResponse{}, refused
 		}
 		s.reset()
 		ctx, cancel := context.WithCancel(c.Context)
-		s.cancel, s.stopped = cancel, nil
+		s.cancel, s.stopped, s.open = cancel, nil, true
 		s.mu.Unlock()
 		defer cancel()
-		resp, err := open(c.WithContext(ctx), req, s.yield)
+		resp, err := s.attempt(open, c.WithContext(ctx), req)
 		s.mu.Lock()
 		defer s.mu.Unlock()
+		s.open = false
 		stopped := s.stopped
 		s.stopped = errStreamStopped // a goroutine of open's that yields late delivers nothing
 		switch {
 		case stopped != nil && stopped != errStreamStopped:
-			return resp, stopped // a hook failed the call, or deliver did
+			err = stopped // a hook failed the call, or deliver did
 		case s.end != nil:
-			// The stream was ended: open's error is the closed stream's.
-		case err != nil:
+			err = nil // the stream was ended: open's error is the closed stream's
+		case err == nil:
+			err = s.flush()
+		}
+		if len(s.stages) > 0 {
+			resp.Text = s.sent.String() // what passed the stream hooks, never the raw text
+		}
+		if err != nil {
+			resp.ToolCalls = nil
 			return resp, err
-		default:
-			if err := s.flush(); err != nil {
-				return resp, err
-			}
 		}
 		s.streamed = true
-		resp.Text = s.text(resp.Text)
+		if len(s.held) > 0 && len(resp.ToolCalls) == 0 && s.end == nil {
+			s.r.chain.diagnose(Diagnostic{Point: StreamModelText, Err: errors.New(
+				"the StreamFunc yielded tool-call deltas but its reply has no tool calls: none is delivered (a StreamFunc returns the reply it assembled, tool calls included)")})
+		}
 		return resp, nil
 	}
 }
 
+// attempt runs open once; a panic in it is the attempt's error, so that
+// the stream is never left marked open.
+func (s *streamer) attempt(open StreamFunc, c *Context, req ModelRequest) (resp ModelResponse, err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			s.mu.Lock()
+			s.open, s.stopped = false, errStreamStopped
+			s.mu.Unlock()
+			panic(v)
+		}
+	}()
+	return open(c, req, s.yield)
+}
+
 // yield takes one chunk of the model's: its text through the stages, its
-// tool-call delta straight to the caller.
+// tool-call delta to the caller, unless hooks may act on the reply's tool
+// calls (holdCalls): then they are delivered from the reply, once the
+// hooks had it.
 func (s *streamer) yield(ch Chunk) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -280,6 +335,10 @@ func (s *streamer) yield(ch Chunk) error {
 		}
 	}
 	if ch.ToolCall != nil {
+		if s.holdCalls {
+			s.hold(*ch.ToolCall)
+			return nil
+		}
 		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
 			return s.stop(err)
 		}
@@ -312,32 +371,4 @@ func (s *streamer) flush() error {
 		return nil
 	}
 	return s.push("", true)
-}
-
-// deliverWhole delivers a reply that was not streamed: its text through
-// the stages, then its tool calls, one delta each.
-func (s *streamer) deliverWhole(resp ModelResponse) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.delivered { // a wrap answered after an attempt had delivered chunks
-		return ErrStreamDelivered
-	}
-	s.reset()
-	s.stopped = nil
-	if err := s.push(resp.Text, true); err != nil {
-		return err
-	}
-	if s.end != nil {
-		return nil
-	}
-	for i, call := range resp.ToolCalls {
-		args, err := wholeArguments(call.Arguments)
-		if err != nil {
-			return err
-		}
-		if err := s.send(Chunk{ToolCall: &ToolCallDelta{Index: i, ID: call.ID, Name: call.Name, Arguments: args}}); err != nil {
-			return err
-		}
-	}
-	return nil
 }

@@ -140,10 +140,10 @@ func TestStreamHooksAreTracedOncePerStream(t *testing.T) {
 	_, err = run.StreamModel(context.Background(), hooks.ModelRequest{}, src.open, got.deliver)
 	require.NoError(t, err)
 	assert.Equal(t, "a [x] b c", got.text.String())
-	require.Len(t, events, 2)
-	assert.Equal(t, "redact", events[0].Hook)
-	assert.Equal(t, hooks.DecisionChanged, events[0].Decision)
-	assert.Equal(t, []string{"text"}, events[0].Changed)
-	assert.Equal(t, "quiet", events[1].Hook)
-	assert.Equal(t, hooks.DecisionNoOpinion, events[1].Decision)
+	require.Len(t, events, 2) // in execution order: the first listed runs last
+	assert.Equal(t, "quiet", events[0].Hook)
+	assert.Equal(t, hooks.DecisionNoOpinion, events[0].Decision)
+	assert.Equal(t, "redact", events[1].Hook)
+	assert.Equal(t, hooks.DecisionChanged, events[1].Decision)
+	assert.Equal(t, []string{"text"}, events[1].Changed)
 }

@@ -18,6 +18,7 @@ type stage struct {
 	holdBack int             // runes, or HoldAll; asked once, on the first text
 	asked    bool            // holdBack is known
 	held     string          // text the hook has seen and not let through
+	partial  string          // an incomplete character the hook has not seen yet
 	all      strings.Builder // under HoldAll: the text so far
 
 	// What the hook did over the whole stream, for its one trace event.
@@ -32,10 +33,11 @@ type stage struct {
 func (s *streamer) reset() {
 	for i := range s.stages {
 		st := &s.stages[i]
-		st.held = ""
+		st.held, st.partial = "", ""
 		st.all.Reset()
 	}
 	s.sent.Reset()
+	s.held = s.held[:0]
 }
 
 // push passes text (final: the last of the reply) through the stages from
@@ -71,15 +73,21 @@ func (s *streamer) pass(st *stage, text string, final bool) (string, bool, error
 		st.all.WriteString(text)
 		return "", false, nil
 	}
-	held := st.held + text
+	held := st.held + st.partial + text
 	if st.holdBack == HoldAll {
 		st.all.WriteString(text)
 		held = st.all.String()
 		st.all.Reset()
 	}
-	st.held = ""
-	if held == "" && !final {
-		return "", false, nil
+	st.held, st.partial = "", ""
+	if !final {
+		// The hook sees whole characters only: a character cut between
+		// chunks waits for its other bytes, and counts in no hold-back.
+		cut := incompleteTail(held)
+		held, st.partial = held[:cut], held[cut:]
+		if held == "" {
+			return "", false, nil
+		}
 	}
 	var t0 time.Time
 	if s.tracing {
@@ -166,14 +174,32 @@ func (s *streamer) askHoldBack(st *stage) (n int) {
 }
 
 // holdCut is where text splits into what is let through and its last n
-// runes, held back.
+// runes, held back: n whole characters, after any incomplete one at the
+// end (a hook's own text may end inside a character), which is held too
+// and counts for none.
 func holdCut(text string, n int) int {
-	cut := len(text)
+	cut := incompleteTail(text)
 	for ; n > 0 && cut > 0; n-- {
 		_, size := utf8.DecodeLastRuneInString(text[:cut])
 		cut -= size
 	}
 	return cut
+}
+
+// incompleteTail is where the incomplete UTF-8 character text ends with
+// begins (the first bytes of a character whose rest is still to come), or
+// len(text) when it ends with a whole one. Bytes that can never be part
+// of a character are whole (invalid) characters: they count as runes.
+func incompleteTail(text string) int {
+	for i := len(text) - 1; i >= 0 && i > len(text)-utf8.UTFMax; i-- {
+		if utf8.RuneStart(text[i]) {
+			if utf8.FullRuneInString(text[i:]) {
+				return len(text)
+			}
+			return i
+		}
+	}
+	return len(text)
 }
 
 // callStreamText runs one stream hook and turns its panic into an error.

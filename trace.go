@@ -136,7 +136,7 @@ func fields(names []string, set ...bool) []string {
 var (
 	runFields      = []string{"state"}
 	requestFields  = []string{"system", "messages", "model", "tools"}
-	responseFields = []string{"text"}
+	responseFields = []string{"text", "toolCalls"}
 	callFields     = []string{"arguments"}
 	resultFields   = []string{"text", "isError", "value"}
 )

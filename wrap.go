@@ -68,12 +68,29 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 	}
 	ws := r.chain.wrapTool
 	if len(ws) == 0 { // the common case, kept free of the layers' allocations
+		if err := ctx.Err(); err != nil {
+			return ToolResult{}, interrupted(WrapToolCall, "", err)
+		}
 		c := r.pointContext(ctx, WrapToolCall, 0)
 		defer r.release(c)
 		c.life.call, c.life.hasCall, c.rewritten = step.original(), true, step.Rewritten()
-		return tool(c, step.Call)
+		res, err := tool(c, step.Call)
+		return res, tooLate(ctx, WrapToolCall, err)
 	}
-	return r.wrapTool(ctx, step, tool)
+	res, err := r.wrapTool(ctx, step, tool)
+	return res, tooLate(ctx, WrapToolCall, err)
+}
+
+// tooLate is a call's error, or, when ctx ended while it ran and it
+// returned none, the context's: an answer that came after the deadline is
+// not used, as at every point (the after-point would refuse it anyway).
+func tooLate(ctx context.Context, at Point, err error) error {
+	if err == nil {
+		if cerr := ctx.Err(); cerr != nil {
+			return interrupted(at, "", cerr)
+		}
+	}
+	return err
 }
 
 // wrapTool is ExecuteTool through the wraps. It is a function of its own
@@ -81,7 +98,7 @@ func (r *Run) ExecuteTool(ctx context.Context, step ToolStep, tool ToolFunc) (To
 // ExecuteTool's common path.
 func (r *Run) wrapTool(ctx context.Context, step ToolStep, tool ToolFunc) (ToolResult, error) {
 	r.wraps[0].ran.Add(1)
-	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: r.chain.wrapTool, step: &step, call: tool,
+	l := layers[WrapToolHook, ToolCall, ToolResult, ToolFunc]{r: r, at: WrapToolCall, ws: r.chain.wrapTool, step: &step, call: tool, outer: ctx,
 		wrap: func(h WrapToolHook, c *Context, call ToolCall, next ToolFunc) (ToolResult, error) {
 			return h.WrapTool(c, call, next)
 		}}
@@ -101,17 +118,22 @@ func (r *Run) ExecuteModel(ctx context.Context, step ModelStep, model ModelFunc)
 	}
 	ws := r.chain.wrapModel
 	if len(ws) == 0 {
+		if err := ctx.Err(); err != nil {
+			return ModelResponse{}, interrupted(WrapModelCall, "", err)
+		}
 		c := r.pointContext(ctx, WrapModelCall, 0)
 		defer r.release(c)
-		return model(c, step.Request)
+		resp, err := model(c, step.Request)
+		return resp, tooLate(ctx, WrapModelCall, err)
 	}
-	return r.wrapModel(ctx, step, model)
+	resp, err := r.wrapModel(ctx, step, model)
+	return resp, tooLate(ctx, WrapModelCall, err)
 }
 
 // wrapModel is ExecuteModel through the wraps, kept apart as wrapTool is.
 func (r *Run) wrapModel(ctx context.Context, step ModelStep, model ModelFunc) (ModelResponse, error) {
 	r.wraps[1].ran.Add(1)
-	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: r.chain.wrapModel, call: model,
+	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: r.chain.wrapModel, call: model, outer: ctx,
 		wrap: func(h WrapModelHook, c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
 			return h.WrapModel(c, req, next)
 		}}
@@ -121,17 +143,22 @@ func (r *Run) wrapModel(ctx context.Context, step ModelStep, model ModelFunc) (M
 // layers is one call through the wraps ws (hooks H) around call, on a
 // payload X with a result R.
 type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
-	r    *Run
-	at   Point
-	ws   []entry[H]
-	step *ToolStep // tool calls: every layer's Context gives the model's call
-	call F
-	wrap func(h H, c *Context, x X, next F) (R, error)
+	r     *Run
+	at    Point
+	ws    []entry[H]
+	step  *ToolStep // tool calls: every layer's Context gives the model's call
+	call  F
+	wrap  func(h H, c *Context, x X, next F) (R, error)
+	outer context.Context // the host's: a layer given another context still stops when it ends
 }
 
 // run runs layer i (the call itself past the last wrap) on x.
 func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 	r := l.r
+	if err := l.cancelled(ctx); err != nil { // no layer, and no call, starts on an ended context
+		var zero R
+		return zero, interrupted(l.at, "", err)
+	}
 	c := r.pointContext(ctx, l.at, min(len(l.ws)-i, 1))
 	defer r.release(c)
 	if l.step != nil {
@@ -196,6 +223,17 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		return lastRes, lastErr
 	}
 	return l.run(ctx, i+1, x) // the layer failed before its call: skip it
+}
+
+// cancelled is the error of the host's context, or of the context the
+// layer was given (a wrap's timeout), if either has ended: a wrap that
+// passes a context of its own (context.Background) cannot run the call
+// past the host's cancellation.
+func (l *layers[H, X, R, F]) cancelled(ctx context.Context) error {
+	if err := l.outer.Err(); err != nil {
+		return err
+	}
+	return ctx.Err()
 }
 
 // callWrap runs one wrap; panicked is its panic, as a *PanicError.

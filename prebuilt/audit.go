@@ -21,7 +21,7 @@ type AuditConfig struct {
 	Handler slog.Handler // records as slog records, at level Info
 	Writer  io.Writer    // records as JSON lines, one Write each (Handler wins when both are set)
 	// Redactor redacts every text a record carries (arguments, reasons,
-	// errors); nil: every built-in detector, masked. Results are recorded
+	// errors); nil: every built-in detector but url, masked. Results are recorded
 	// by size, never by content.
 	Redactor *Redactor
 }
@@ -233,9 +233,16 @@ func (a *Auditor) Trace(e hooks.TraceEvent) {
 	a.record(context.Background(), time.Now(), "decision", attrs...)
 }
 
-// args is a call's arguments as redacted JSON.
+// args is a call's arguments as redacted JSON. The values are redacted
+// before they are encoded: in the encoding a quote is \", which a
+// detector reading KEY="value" would not see as one. The encoding is
+// redacted again, for a secret its field name gives away.
 func (a *Auditor) args(args map[string]any) string {
-	data, err := json.Marshal(args)
+	var v any = args
+	if p := hooks.RewriteFields(hooks.ToolResult{Value: args}, a.r.RedactField); p != nil && p.Value != nil {
+		v = p.Value
+	}
+	data, err := json.Marshal(v)
 	if err != nil {
 		return "(arguments that do not encode as JSON)"
 	}

@@ -8,25 +8,53 @@ import (
 // detector finds one kind of secret or personal data in text.
 type detector struct {
 	kind  string
-	group string            // "secrets" or "pii"
+	group string            // "secrets", "pii" or "patterns"
 	hint  func(string) bool // a cheap test: false means the text cannot hold one
 	re    *regexp.Regexp
 	valid func(s string, i, j int) bool // a check of the match s[i:j] (a card's Luhn digit); nil: every match
+	trim  func(s string, i, j int) int  // where the match really ends (a URL's closing period is not its own); nil: j
 	sub   int                           // the submatch to replace; 0: the whole match
 	// cont, for a kind whose match may go on past the end of a stream's
-	// text so far (a token, a key block), is how many bytes of what
+	// text so far (a token, a key block, a URL), is how many bytes of what
 	// follows an open marker still belong to it, and whether it ended
-	// there; nil for a kind of bounded length (an email, a phone number).
+	// there; nil for a kind of bounded length (a phone number).
 	cont func(after string) (n int, ended bool)
-	// partial, for such a kind that may grow past the stream's hold-back
-	// before it matches (a JWT's three parts), matches the start of one at
-	// the end of the text (its group 1, if any, is the secret's part).
+	// partial, for such a kind, matches the start of one at the end of the
+	// text that may grow past the stream's hold-back before it matches or
+	// ends (a JWT's parts, a URL's password, an email's domain); its group
+	// 1, if any, is the secret's part. long: open a marker only once the
+	// start is half a hold-back back, so that a short one is decided
+	// whole, with the text that follows.
 	partial *regexp.Regexp
+	long    bool
+	// keyword, for a kind found by what precedes the value (an AWS
+	// secret's field name, "Bearer"), matches that keyword and what may
+	// follow it up to the end of the text: its group 1 is the separator,
+	// if any (sep: the kind needs one). However long the run of blanks
+	// after it, the value that comes is redacted (see stream.go).
+	keyword *regexp.Regexp
+	sep     bool
+	// partialMask is the Partial strategy's replacement (LangChain's
+	// "mask"): what of the value may be shown; nil: its last four
+	// characters behind stars.
+	partialMask func(secret string) string
 }
 
+// kw is an AWS field name in any case style: SecretAccessKey,
+// secret_access_key, AWS_SECRET_ACCESS_KEY, aws-secret-access-key,
+// "aws.secretAccessKey"; sepRe what joins it to its value, in code, JSON
+// (escaped too: \"), YAML and env files.
+const (
+	awsSecretKw      = `(?i:(?:aws[_.\- ]?)?secret[_.\- ]?access[_.\- ]?key)`
+	awsSessionKw     = `(?i:(?:aws[_.\- ]?)?session[_.\- ]?token)`
+	credentialKw     = `(?i:[A-Za-z0-9_.-]*?(?:password|passwd|passphrase|client[_.-]?secret|api[_.-]?key|access[_.-]?token|refresh[_.-]?token|auth[_.-]?token|secret[_.-]?key))`
+	credentialJSONKw = `(?i:[A-Za-z0-9_.-]*(?:token|secret|pwd|passwd|password|api[_.-]?key|apikey|secret[_.-]?key|private[_.-]?key))`
+	sepRe            = `(?:\\*["'])?\s*(?::=|=>|[:=>])\s*(?:\\*["'])?`
+)
+
 // The built-in detectors, in the order they run: the more specific first,
-// so that an Anthropic key is not called an OpenAI one and a card number
-// is not called a phone number.
+// so that an Anthropic key is not called an OpenAI one, a card number is
+// not called a phone number, and an email's domain is not called a URL.
 var builtins = []*detector{
 	{kind: "private_key", group: "secrets", hint: contains("PRIVATE KEY"),
 		// An unterminated block (a key cut short, or split across results) is
@@ -38,9 +66,11 @@ var builtins = []*detector{
 		re: regexp.MustCompile(`\bsk-(?:proj-|svcacct-|admin-|None-)?[A-Za-z0-9_-]{20,}`), valid: notAnthropic, cont: run(tokenChars)},
 	{kind: "github_token", group: "secrets", hint: anyOf("ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_"),
 		re: regexp.MustCompile(`\b(?:gh[pousr]_[A-Za-z0-9]{36,255}|github_pat_[A-Za-z0-9_]{22,255})\b`), cont: run(tokenChars)},
-	{kind: "aws_key", group: "secrets", hint: anyOf("AKIA", "ASIA", "ABIA", "ACCA", "aws_secret", "AWS_SECRET"),
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]{40})`), sub: 1, cont: run(awsChars),
-		partial: regexp.MustCompile(`(?i:aws_secret_access_key)["']?\s*[:=]\s*["']?([A-Za-z0-9/+=]+)\z`)},
+	{kind: "aws_key", group: "secrets", hint: awsHint,
+		re: regexp.MustCompile(`\b(?:AKIA|ASIA|ABIA|ACCA)[0-9A-Z]{16}\b|` + awsSecretKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]{19,})|` +
+			awsSessionKw + `(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]{15,})`), sub: -1, cont: run(awsChars),
+		partial: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:` + sepRe + `|\s+)([A-Za-z0-9/+][A-Za-z0-9/+=]*)\z`),
+		keyword: regexp.MustCompile(`(?:` + awsSecretKw + `|` + awsSessionKw + `)(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`)},
 	{kind: "slack_token", group: "secrets", hint: contains("xox"),
 		re: regexp.MustCompile(`\bxox[abposre]-[A-Za-z0-9-]{10,}`), cont: run(tokenChars)},
 	{kind: "google_api_key", group: "secrets", hint: contains("AIza"),
@@ -50,17 +80,65 @@ var builtins = []*detector{
 	{kind: "jwt", group: "secrets", hint: contains("eyJ"),
 		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.eyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{10,}`), cont: run(jwtChars),
 		partial: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_.-]*\z`)},
-	{kind: "bearer_token", group: "secrets", hint: anyOf("Bearer", "bearer", "BEARER"),
-		re: regexp.MustCompile(`\b(?i:bearer)\s+([A-Za-z0-9._~+/-]{20,}=*)`), sub: 1, cont: run(bearerChars)},
+	{kind: "bearer_token", group: "secrets", hint: bearerHint,
+		re: regexp.MustCompile(`\b(?i:bearer)\s+([A-Za-z0-9._~+/-]{20,}=*)`), sub: 1, cont: run(bearerChars),
+		partial: regexp.MustCompile(`\b(?i:bearer)\s+([A-Za-z0-9._~+/-]+=*)\z`),
+		keyword: regexp.MustCompile(`\b(?i:bearer)()\s+\z`)},
 	{kind: "url_password", group: "secrets", hint: contains("://"),
-		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^@/?#\s]+)@`), sub: 1},
+		// The password runs to the last @ before the path, as url.Parse
+		// reads it (p@ss is one password); a streamed one, not yet ended,
+		// takes the host with it.
+		re: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]+)@`), sub: 1, cont: runUntil("/?#" + blanks),
+		partial: regexp.MustCompile(`\b[a-zA-Z][a-zA-Z0-9+.-]*://[^:/?#\s@]+:([^/?#\s]*)\z`), long: true},
+	{kind: "credential", group: "secrets", hint: credentialHint,
+		// A JSON key names more secrets than prose may: "token", "secret".
+		re: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;]{4,})|` +
+			`\\?"` + credentialJSONKw + `\\?"\s*:\s*\\?"([^"\\\s]{4,})`), sub: -1, valid: notPlaceholder,
+		cont:    runUntil(blanks + "\"'\\,;"),
+		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[=:>][^\s"'\\,;]*)\z`),
+		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
-		re: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`)},
+		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),
+		cont:    run(alnum + ".-"),
+		partial: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]*\z`), long: true, partialMask: maskEmail},
+	{kind: "url", group: "pii", hint: urlHint,
+		re: regexp.MustCompile(`\b(?i:https?|ftps?|wss?)://[^\s<>"'\x60\\]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#][^\s<>"'\x60\\]*)?|` +
+			`\b(?:[A-Za-z0-9][A-Za-z0-9-]*\.)+(?:` + urlTLDs + `)\b(?:[/?#][^\s<>"'\x60\\]*)?`),
+		trim: urlTrim, valid: urlValid, cont: runUntil(blanks + "<>\"'`\\"),
+		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
+		partialMask: func(string) string { return "[MASKED_URL]" }},
+	{kind: "ip", group: "pii", hint: ipHint,
+		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
+		trim: ipTrim, valid: ipValid, partialMask: maskIP},
+	{kind: "mac_address", group: "pii", hint: macHint,
+		re:    regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b`),
+		valid: macValid, partialMask: maskMAC},
+	{kind: "iban", group: "pii", hint: ibanHint,
+		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
+		trim: ibanTrim, valid: ibanValid},
 	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
-		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), valid: luhn},
-	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+"),
-		re: regexp.MustCompile(`(?:\+\d{1,3}[ .-]?)?(?:\(\d{2,4}\)|\b\d{2,4})[ .-]\d{3,4}[ .-]\d{3,4}\b|\+\d{7,15}\b`), valid: phoneDigits},
+		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: luhn, partialMask: maskCard},
+	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
+		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
+		sub: -1, valid: ssnValid},
+	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
+		re: regexp.MustCompile(`(?:(?:\+\d{1,3}|\b00[1-9]\d{0,2})(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
+			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b`),
+		valid: phoneDigits},
 }
+
+// phoneExt is an extension, part of the number: x123, ext. 45, #12.
+const phoneExt = `(?:\s?(?:x|ext\.?|extension|#)\s?\d{1,6})?`
+
+// urlTLDs are the top-level domains a bare domain (no scheme, no www.) is
+// taken for a URL with: common ones that are not also file extensions
+// (.sh, .md, .py, .go are left out), lower case (ASP.NET is no domain).
+const urlTLDs = `com|org|net|edu|gov|mil|int|io|info|biz|co|me|us|uk|ca|de|fr|es|it|nl|eu|au|jp|cn|in|br|ru|ch|se|no|dk|fi|pl|be|at|nz|ie|mx|za|kr|tv|app|dev|cloud|online|site|xyz|tech|store|blog`
+
+const (
+	alnum  = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789"
+	blanks = " \t\n\r\f\v"
+)
 
 // detectorKinds names the built-in kinds and groups, for messages.
 func detectorKinds() []string {
@@ -86,6 +164,46 @@ func anyOf(subs ...string) func(string) bool {
 	}
 }
 
+var (
+	awsHint = func(s string) bool {
+		return anyOf("AKIA", "ASIA", "ABIA", "ACCA")(s) || hasFold(s, "access") || hasFold(s, "session")
+	}
+	credentialHint = func(s string) bool {
+		return hasFold(s, "pass") || hasFold(s, "secret") || hasFold(s, "key") || hasFold(s, "token")
+	}
+	bearerHint = func(s string) bool { return hasFold(s, "bearer") }
+	urlHint    = func(s string) bool { return strings.Contains(s, "://") || strings.Contains(s, "www.") || hasTLD(s) }
+)
+
+// hasFold reports whether s holds sub (lower case ASCII) in any case.
+func hasFold(s, sub string) bool {
+	up := sub[0] - 'a' + 'A'
+	for i := 0; i+len(sub) <= len(s); i++ {
+		if (s[i] == sub[0] || s[i] == up) && strings.EqualFold(s[i:i+len(sub)], sub) {
+			return true
+		}
+	}
+	return false
+}
+
+// notPlaceholder keeps a credential's value that stands for one
+// (${API_KEY}, <password>, ****, [REDACTED:…]) as it is.
+func notPlaceholder(s string, i, j int) bool {
+	v := s[i:j]
+	return v != "" && strings.IndexByte("$<*[{%", v[0]) < 0 && !strings.EqualFold(v, "null") && !strings.EqualFold(v, "none")
+}
+
+// fieldKinds name the fields of a structured value whose value is a
+// secret whatever it looks like: {"SecretAccessKey": "…"} in the JSON
+// of aws sts, {"password": "…"} in a config.
+var fieldKinds = []struct {
+	kind string
+	re   *regexp.Regexp
+}{
+	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`)},
+	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?))$`)},
+}
+
 // digitRun tests for a run of n digits or more, with only seps between
 // them: a bound below what a card or phone number needs, so that the
 // regexp runs only on text that may hold one.
@@ -104,49 +222,6 @@ func digitRun(n int, seps string) func(string) bool {
 		}
 		return false
 	}
-}
-
-// luhn reports whether the digits of s[i:j] (13 to 19 of them) pass the
-// Luhn check every payment card number passes.
-func luhn(s string, i, j int) bool {
-	return luhnDigits(s[i:j])
-}
-
-func luhnDigits(s string) bool {
-	sum, n := 0, 0
-	for i := len(s) - 1; i >= 0; i-- {
-		c := s[i]
-		if c < '0' || c > '9' {
-			continue
-		}
-		d := int(c - '0')
-		if n%2 == 1 {
-			if d *= 2; d > 9 {
-				d -= 9
-			}
-		}
-		sum += d
-		n++
-	}
-	return n >= 13 && n <= 19 && sum%10 == 0
-}
-
-// phoneDigits holds a phone number to 7 to 15 digits (E.164's bounds),
-// and not a piece of a longer run of digit groups (a card number that
-// failed its check, an id).
-func phoneDigits(full string, i, j int) bool {
-	if i > 0 && isDigit(full[i-1]) || i > 1 && isSep(full[i-1]) && isDigit(full[i-2]) ||
-		j < len(full) && isDigit(full[j]) || j+1 < len(full) && isSep(full[j]) && isDigit(full[j+1]) {
-		return false
-	}
-	s := full[i:j]
-	n := 0
-	for i := 0; i < len(s); i++ {
-		if s[i] >= '0' && s[i] <= '9' {
-			n++
-		}
-	}
-	return n >= 7 && n <= 15
 }
 
 func isDigit(c byte) bool { return c >= '0' && c <= '9' }

@@ -8,8 +8,6 @@ import (
 	"regexp"
 	"slices"
 	"strings"
-
-	"github.com/rienda/hooks"
 )
 
 // Strategy is what redaction does with a secret it finds.
@@ -27,6 +25,14 @@ const (
 	// result saying what it held, a reply is replaced by a notice, and a
 	// request (with Requests) ends the run instead of being sent.
 	Block
+	// Partial shows a little of the value, as LangChain's "mask" does: a
+	// card's last four digits (****-****-****-1111), an email's name and
+	// top-level domain (ann@****.com), an IP address's last octet
+	// (*.*.*.7), a MAC address's last pair, a URL as [MASKED_URL], and of
+	// any other kind its last four characters (****6789). A secret cut
+	// across a stream's chunks is masked whole ([REDACTED:kind]): it is
+	// never seen whole at once.
+	Partial
 )
 
 // String returns the strategy's name as settings spell it.
@@ -38,6 +44,8 @@ func (s Strategy) String() string {
 		return "hash"
 	case Block:
 		return "block"
+	case Partial:
+		return "partial"
 	}
 	return fmt.Sprintf("Strategy(%d)", int(s))
 }
@@ -55,8 +63,10 @@ type RedactConfig struct {
 	// Detect names the built-in detectors to run, by kind (openai_key,
 	// anthropic_key, github_token, aws_key, slack_token, google_api_key,
 	// stripe_key, private_key, jwt, bearer_token, url_password, email,
-	// card_number, phone) or group ("secrets", "pii"). nil: all of them; empty and
-	// non-nil: none (only Patterns).
+	// url, ip, mac_address, iban, card_number, us_ssn, phone) or group
+	// ("secrets", "pii"). nil: all of them. "none", alone: none of them,
+	// only Patterns. An empty non-nil list is an error: it would turn
+	// every detector off without a word.
 	Detect   []string
 	Patterns []Pattern // the user's own, run after the built-ins
 	Strategy Strategy  // for every kind without an entry in Strategies
@@ -67,7 +77,18 @@ type RedactConfig struct {
 	// Requests redacts model requests too (the system prompt and the
 	// messages sent), not only tool results and model replies.
 	Requests bool
+	// Where the redaction applies, as LangChain's PIIMiddleware says it
+	// (apply_to_input, apply_to_output, apply_to_tool_results):
+	// ApplyToInput is Requests; ApplyToOutput the model's replies, whole
+	// and streamed (nil: on); ApplyToToolResults tool results (nil: on).
+	// A config that applies nowhere is an error.
+	ApplyToInput       bool
+	ApplyToOutput      *bool
+	ApplyToToolResults *bool
 }
+
+// Bool returns a pointer to b, for RedactConfig's ApplyTo fields.
+func Bool(b bool) *bool { return &b }
 
 // Redactor finds secrets and personal data in text and redacts them. It
 // is safe for concurrent use.
@@ -75,6 +96,9 @@ type Redactor struct {
 	detectors []*detector
 	strategy  []Strategy // by detector
 	hashKey   []byte
+	// replace, set by tests only, writes a finding instead of the
+	// strategy's replacement (to measure where the detectors found what).
+	replace func(i int, secret string) string
 }
 
 // NewRedactor returns a Redactor for cfg (its Name and Requests do not
@@ -83,12 +107,9 @@ type Redactor struct {
 func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 	r := &Redactor{hashKey: slices.Clone(cfg.HashKey)}
 	known := detectorKinds()
-	want := map[string]bool{}
-	for i, k := range cfg.Detect {
-		if !slices.Contains(known, k) {
-			return nil, fmt.Errorf("field Detect[%d]: unknown detector %q%s (known: %s)", i, k, didYouMean(k, known), strings.Join(known, ", "))
-		}
-		want[k] = true
+	want, err := wanted(cfg, known)
+	if err != nil {
+		return nil, err
 	}
 	for _, d := range builtins {
 		if cfg.Detect == nil || want[d.kind] || want[d.group] {
@@ -116,21 +137,23 @@ func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 		r.detectors = append(r.detectors, d)
 		known = append(known, p.Name)
 	}
+	strategies := map[string]Strategy{}
 	for _, k := range sortedKeys(cfg.Strategies) {
-		if !slices.Contains(known, k) {
+		strategies[kindAlias(k)] = cfg.Strategies[k]
+		if !slices.Contains(known, kindAlias(k)) {
 			return nil, fmt.Errorf("field Strategies[%q]: unknown kind%s (known: %s)", k, didYouMean(k, known), strings.Join(known, ", "))
 		}
-		if s := cfg.Strategies[k]; s < Mask || s > Block {
+		if s := cfg.Strategies[k]; s < Mask || s > Partial {
 			return nil, fmt.Errorf("field Strategies[%q]: unknown strategy %d", k, int(s))
 		}
 	}
-	if cfg.Strategy < Mask || cfg.Strategy > Block {
+	if cfg.Strategy < Mask || cfg.Strategy > Partial {
 		return nil, fmt.Errorf("field Strategy: unknown strategy %d", int(cfg.Strategy))
 	}
 	for _, d := range r.detectors {
-		s, ok := cfg.Strategies[d.kind]
+		s, ok := strategies[d.kind]
 		if !ok {
-			if s, ok = cfg.Strategies[d.group]; !ok {
+			if s, ok = strategies[d.group]; !ok {
 				s = cfg.Strategy
 			}
 		}
@@ -139,9 +162,17 @@ func NewRedactor(cfg RedactConfig) (*Redactor, error) {
 	return r, nil
 }
 
-// defaultRedactor is what Audit and ToolErrors use when given none.
+// defaultRedactor is what Audit and ToolErrors use when given none: every
+// detector but url, since a record or an error that names the address it
+// failed on says what went wrong (its password is still redacted).
 var defaultRedactor = func() *Redactor {
-	r, err := NewRedactor(RedactConfig{})
+	var kinds []string
+	for _, d := range builtins {
+		if d.kind != "url" {
+			kinds = append(kinds, d.kind)
+		}
+	}
+	r, err := NewRedactor(RedactConfig{Detect: kinds})
 	if err != nil {
 		panic(err)
 	}
@@ -165,10 +196,21 @@ func (r *Redactor) redact(s string) (out, blocked string) { return r.redactText(
 // redactText is redact, for the whole of a text (open false) or for the
 // text of a stream so far (open true: more may follow). In a stream a
 // match that reaches the end of the text may not be whole yet: a token's
-// continues as an open marker (see stream.go), and a match of a bounded
-// kind (an email, a phone number) is left as it is, to be decided on the
-// next call with more text, while the caller holds it back.
+// continues as an open marker (see stream.go), and a short match of a
+// bounded kind (a phone number, a short email) is left as it is, to be
+// decided on the next call with more text, while the caller holds it back.
 func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
+	if c := canonical(s); c != s {
+		// The same text as a reader takes it: redacted in that form if
+		// anything is found in it, else left as it was written.
+		if out, blocked = r.redactRaw(c, open); blocked != "" || out != c {
+			return out, blocked
+		}
+	}
+	return r.redactRaw(s, open)
+}
+
+func (r *Redactor) redactRaw(s string, open bool) (out, blocked string) {
 	if open || strings.Contains(s, openMark) {
 		if s, blocked = r.continueOpen(s, open); blocked != "" {
 			return "", blocked
@@ -182,10 +224,35 @@ func (r *Redactor) redactText(s string, open bool) (out, blocked string) {
 			return "", blocked
 		}
 	}
+	if s, blocked = r.base64(s, open, 0); blocked != "" {
+		return "", blocked
+	}
 	if open {
 		s = r.openPartial(s)
 	}
 	return s, ""
+}
+
+// span is the part of match loc that is the secret: the detector's
+// group (sub -1: the first group that took part), else all of it,
+// trimmed.
+func (d *detector) span(s string, loc []int) (start, end int) {
+	start, end = loc[0], loc[1]
+	if d.trim != nil {
+		end = d.trim(s, loc[0], loc[1])
+	}
+	switch {
+	case d.sub > 0 && loc[2*d.sub] >= 0: // else an alternative without the group
+		start, end = loc[2*d.sub], loc[2*d.sub+1]
+	case d.sub < 0:
+		for g := 2; g < len(loc); g += 2 {
+			if loc[g] >= 0 {
+				start, end = loc[g], loc[g+1]
+				break
+			}
+		}
+	}
+	return start, end
 }
 
 // apply runs detector i over s: it returns s with its matches replaced,
@@ -199,24 +266,26 @@ func (r *Redactor) apply(i int, s string, open bool) (out, blocked string) {
 	var b strings.Builder
 	last, changed := 0, false
 	for _, loc := range locs {
-		start, end := loc[0], loc[1]
-		if d.sub > 0 && loc[2*d.sub] >= 0 { // else an alternative without the group
-			start, end = loc[2*d.sub], loc[2*d.sub+1]
-		}
-		if d.valid != nil && !d.valid(s, loc[0], loc[1]) {
+		start, end := d.span(s, loc)
+		if d.valid != nil && !d.valid(s, start, end) {
 			continue
 		}
-		if open && d.cont != nil && loc[1] == len(s) {
-			if n, ended := d.cont(s[start:]); !ended { // a secret still coming: an open marker
+		if open && (d.cont == nil || d.long) && atEdge(s, loc[0], loc[1]) {
+			continue // decided on the next call, with more text
+		}
+		if open && d.cont != nil { // a secret that may go on to the end of the text
+			n, ended := d.cont(s[start:])
+			if ended && n < end-start { // the secret's own bytes the cont does not take (an email's @)
+				n2, ended2 := d.cont(s[end:])
+				n, ended = end-start+n2, ended2
+			}
+			if !ended { // a secret still coming: an open marker
 				b.WriteString(s[last:start])
 				b.WriteString(openMark + d.kind + openSign)
 				b.WriteString(s[start+n:]) // a key block's raw tail, held back
 				last, changed = len(s), true
 				break
 			}
-		}
-		if open && d.cont == nil && atEdge(s, loc[0], loc[1]) {
-			continue // decided on the next call, with more text
 		}
 		if r.strategy[i] == Block {
 			return "", d.kind
@@ -233,9 +302,19 @@ func (r *Redactor) apply(i int, s string, open bool) (out, blocked string) {
 }
 
 func (r *Redactor) replacement(i int, secret string) string {
-	kind := r.detectors[i].kind
-	if r.strategy[i] != Hash {
-		return "[REDACTED:" + kind + "]"
+	if r.replace != nil {
+		return r.replace(i, secret)
+	}
+	d := r.detectors[i]
+	switch r.strategy[i] {
+	case Partial:
+		if d.partialMask != nil {
+			return d.partialMask(secret)
+		}
+		return maskLast4(secret)
+	case Hash:
+	default:
+		return "[REDACTED:" + d.kind + "]"
 	}
 	var sum []byte
 	if r.hashKey != nil {
@@ -246,7 +325,7 @@ func (r *Redactor) replacement(i int, secret string) string {
 		s := sha256.Sum256([]byte(secret))
 		sum = s[:]
 	}
-	return "[REDACTED:" + kind + ":" + hex.EncodeToString(sum[:6]) + "]"
+	return "[REDACTED:" + d.kind + ":" + hex.EncodeToString(sum[:6]) + "]"
 }
 
 func article(kind string) string {
@@ -255,103 +334,4 @@ func article(kind string) string {
 		return "an " + kind
 	}
 	return "a " + kind
-}
-
-// Redact returns a hook that redacts secrets (API keys and tokens of the
-// common providers, private keys, JWTs, bearer tokens, passwords in URLs) and personal
-// data (emails, card numbers that pass the Luhn check, phone numbers), and
-// the user's Patterns: in every tool result (its text and every string of
-// its structured value, through hooks.RewriteStrings), in every model
-// reply, and with Requests in what is sent to the model. List it first:
-// its after-points then run last, on what every other hook left, and a
-// cached answer another hook gives is redacted too.
-//
-// Not covered: a secret in a reply's tool-call arguments (no patch can
-// change them; Sandbox or Approval should judge the call), numbers in a
-// structured value that are not strings, and streamed replies (the
-// streaming work is not on main yet).
-func Redact(cfg RedactConfig) hooks.Hook {
-	r, err := NewRedactor(cfg)
-	mustValid("Redact", err)
-	return &redact{name: orName(cfg.Name, "redact"), r: r, requests: cfg.Requests}
-}
-
-type redact struct {
-	name     string
-	r        *Redactor
-	requests bool
-}
-
-func (h *redact) Name() string { return h.name }
-
-// Handles says BeforeModelRequest only with Requests.
-func (h *redact) Handles(p hooks.Point) bool {
-	switch p {
-	case hooks.AfterToolExecute, hooks.AfterModelResponse, hooks.StreamModelText:
-		return true
-	case hooks.BeforeModelRequest:
-		return h.requests
-	}
-	return false
-}
-
-func (h *redact) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
-	var blocked string
-	p := hooks.RewriteStrings(res, func(s string) string {
-		out, b := h.r.redact(s)
-		if b != "" && blocked == "" {
-			blocked = b
-		}
-		return out
-	})
-	if blocked == "" {
-		return p, nil
-	}
-	text := fmt.Sprintf("Tool result withheld: it contained %s.", article(blocked))
-	yes := true
-	w := &hooks.ToolResultPatch{Text: &text, IsError: &yes}
-	if res.Value != nil { // keep the value's shape, none of its text
-		if v := hooks.RewriteStrings(hooks.ToolResult{Value: res.Value}, func(string) string { return "[WITHHELD]" }); v != nil {
-			w.Value = v.Value
-		}
-	}
-	return w, nil
-}
-
-func (h *redact) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
-	out, blocked := h.r.redact(resp.Text)
-	if blocked != "" {
-		out = fmt.Sprintf("[reply withheld: it contained %s]", article(blocked))
-	}
-	if out == resp.Text {
-		return nil, nil
-	}
-	return &hooks.ModelResponsePatch{Text: &out}, nil
-}
-
-func (h *redact) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	var p hooks.ModelRequestPatch
-	sys, blocked := h.r.redact(req.System)
-	if sys != req.System {
-		p.System = &sys
-	}
-	for i, m := range req.Messages {
-		if blocked != "" {
-			break
-		}
-		var text string
-		if text, blocked = h.r.redact(m.Text); text != m.Text && blocked == "" {
-			if p.Messages == nil {
-				p.Messages = slices.Clone(req.Messages)
-			}
-			p.Messages[i].Text = text
-		}
-	}
-	if blocked != "" {
-		return &hooks.ModelRequestPatch{End: &hooks.End{Output: fmt.Sprintf("Run ended: the model request contained %s, and was not sent.", article(blocked))}}, nil
-	}
-	if p.System == nil && p.Messages == nil {
-		return nil, nil
-	}
-	return &p, nil
 }

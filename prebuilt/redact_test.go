@@ -112,7 +112,7 @@ func TestRedactBlockWithholdsTheWholeResult(t *testing.T) {
 	o := h.ToolCall(hooks.ToolCall{Name: "cat"}, hooks.ToolResult{Text: "ok", Value: map[string]any{"file": privateKey}})
 	require.NoError(t, o.Err)
 	assert.Equal(t, hooks.ToolResult{Text: "Tool result withheld: it contained a private key.", IsError: true,
-		Value: map[string]any{"file": "[WITHHELD]"}}, o.Result)
+		Value: map[string]any{"[WITHHELD]": "[WITHHELD]"}}, o.Result, "keys are text too")
 }
 
 func TestRedactRewritesModelReplies(t *testing.T) {

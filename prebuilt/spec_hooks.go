@@ -72,11 +72,12 @@ func specToolErrors(s *settings) (hooks.Hook, error) {
 	return build(s, cfg, ToolErrorsConfig.check, ToolErrors)
 }
 
-var strategyWords = []string{"mask", "hash", "block"}
+var strategyWords = []string{"mask", "hash", "block", "partial"}
 
 func specRedact(s *settings) (hooks.Hook, error) {
 	cfg := RedactConfig{Name: s.str("name"), Detect: s.strings("detect"), Strategy: Strategy(s.enum("strategy", strategyWords...)),
-		Requests: s.boolean("requests")}
+		Requests: s.boolean("requests"), ApplyToInput: s.boolean("applyToInput"),
+		ApplyToOutput: s.optBool("applyToOutput"), ApplyToToolResults: s.optBool("applyToToolResults")}
 	if m := s.object("strategies"); m != nil {
 		cfg.Strategies = map[string]Strategy{}
 		s.sub("strategies", m, func(in *settings) {
@@ -100,6 +101,9 @@ func specRedact(s *settings) (hooks.Hook, error) {
 	}
 	if _, err := NewRedactor(cfg); err != nil {
 		return nil, err
+	}
+	if !cfg.Requests && !cfg.ApplyToInput && cfg.ApplyToOutput != nil && !*cfg.ApplyToOutput && cfg.ApplyToToolResults != nil && !*cfg.ApplyToToolResults {
+		return nil, errAppliesNowhere
 	}
 	return Redact(cfg), nil
 }

@@ -24,7 +24,7 @@ type ToolErrorsConfig struct {
 	// failed: <the error>`, redacted by Redactor, on one line, at most
 	// MaxLen bytes.
 	Message  func(call hooks.ToolCall, err error) string
-	Redactor *Redactor // nil: every built-in detector, masked
+	Redactor *Redactor // nil: every built-in detector but url, masked
 	MaxLen   int       // 0: 500
 }
 

@@ -94,11 +94,16 @@
 //     ID; their arguments are re-encoded only when a hook changed them.
 //   - eino messages have no ID: hooks.Message.ID is empty.
 //   - A text hooks see joins Content and every text part with newlines.
-//   - Streaming is collected, then replayed: Stream and streamable tools go
-//     through the hooks once complete, and eino receives the whole reply or
-//     result as one chunk, so that an AfterModelResponse or AfterToolExecute
-//     hook (a redaction) sees and changes all of it. Tokens are not
-//     forwarded as they arrive.
+//   - Stream forwards the model's text as it comes, through the stream
+//     hooks (hooks.StreamHook: a redaction holds back what it must), and
+//     sends the reply's tool calls in one last chunk once the
+//     AfterModelResponse hooks have run (none when a hook ended the run).
+//     An AfterModelResponse rewrite of the text changes the reply, not the
+//     text eino already received: redact with a stream hook.
+//   - Streamable tools are collected, then replayed: their result goes
+//     through the hooks once complete, and eino receives it as one chunk,
+//     so that an AfterToolExecute hook (a redaction) sees and changes all
+//     of it.
 //   - Structured tool results (tools implementing eino's
 //     EnhancedInvokableTool or EnhancedStreamableTool) reach the hooks as
 //     Text (their text parts) and Value (the *schema.ToolResult as JSON

@@ -1,0 +1,123 @@
+package hooks
+
+import (
+	"cmp"
+	"reflect"
+	"strings"
+)
+
+// passed is the reply as the stream hooks let it through: its text is
+// what was delivered when stream hooks ran (whatever the StreamFunc or a
+// wrap returned beside it: the raw text never becomes the reply), and a
+// reply that failed keeps no tool call.
+func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.stages) > 0 {
+		resp.Text = s.sent.String()
+	}
+	if err != nil || s.end != nil {
+		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
+	}
+	return resp
+}
+
+// deliverWhole delivers the text of a reply that was not streamed, through
+// the stages; its tool calls go with deliverCalls.
+func (s *streamer) deliverWhole(resp ModelResponse) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.delivered { // a wrap answered after an attempt had delivered chunks
+		return ErrStreamDelivered
+	}
+	s.reset()
+	s.stopped = nil
+	return s.push(resp.Text, true)
+}
+
+// heldCall is one tool call of a streamed reply, as the model's deltas
+// wrote it, held until the hooks had the reply.
+type heldCall struct {
+	index    int
+	id, name string
+	args     []byte
+}
+
+// hold keeps one tool-call delta: a piece of the call with its Index.
+func (s *streamer) hold(d ToolCallDelta) {
+	for i := range s.held {
+		if h := &s.held[i]; h.index == d.Index {
+			h.args = append(h.args, d.Arguments...)
+			if h.id == "" { // a provider that names the call after its first piece
+				h.id, h.name = d.ID, cmp.Or(h.name, d.Name)
+			}
+			return
+		}
+	}
+	s.held = append(s.held, heldCall{index: d.Index, id: d.ID, name: d.Name, args: []byte(d.Arguments)})
+}
+
+// deliverCalls delivers the reply's tool calls, one delta each, once the
+// hooks had the reply: the calls the run will make, as the hooks left
+// them. Deltas delivered as they came (no hook could act on them) are not
+// delivered again.
+//
+// A call the hooks left as the model wrote it is delivered as the model's
+// own text, at its own Index (a re-encoding would reorder keys and round
+// an integer past 2^53); only if that text reads as exactly the arguments
+// the hooks saw, so that nothing they did not see (a repeated key) goes
+// out. Any other call is its arguments encoded.
+func (s *streamer) deliverCalls(calls []ToolCall) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.streamed && !s.holdCalls {
+		return nil
+	}
+	next := 0 // the first Index no held call has
+	for _, h := range s.held {
+		next = max(next, h.index+1)
+	}
+	for i, call := range calls {
+		d := ToolCallDelta{Index: next + i, ID: call.ID, Name: call.Name}
+		if h := s.heldByID(call.ID); h != nil {
+			d.Index = h.index
+			if raw := string(h.args); h.name == call.Name && sameAsRaw(raw, call.Arguments) {
+				d.Arguments = raw
+			}
+		}
+		if d.Arguments == "" {
+			args, err := wholeArguments(call.Arguments)
+			if err != nil {
+				return err
+			}
+			d.Arguments = args
+		}
+		if err := s.send(Chunk{ToolCall: &d}); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// heldByID is the held call with id, or nil.
+func (s *streamer) heldByID(id string) *heldCall {
+	if id == "" {
+		return nil
+	}
+	for i := range s.held {
+		if s.held[i].id == id {
+			return &s.held[i]
+		}
+	}
+	return nil
+}
+
+// sameAsRaw reports whether raw, a call's arguments as the model wrote
+// them, reads as args, as ParseArguments reads it (no repeated key).
+func sameAsRaw(raw string, args map[string]any) bool {
+	parsed, err := ParseArguments([]byte(raw))
+	if err != nil || strings.TrimSpace(raw) == "" {
+		return false
+	}
+	return reflect.DeepEqual(parsed, args) || len(parsed) == 0 && len(args) == 0
+}
