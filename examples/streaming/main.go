@@ -59,7 +59,7 @@ func (redact) AfterModelResponse(_ *hooks.Context, r hooks.ModelResponse) (*hook
 type guard struct{}
 
 func (guard) Name() string  { return "guard" }
-func (guard) HoldBack() int { return len("password") }
+func (guard) HoldBack() int { return len("Her password") - 1 } // the phrase is whole when it decides
 
 func (guard) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
 	i := strings.Index(text, "Her password")

@@ -18,9 +18,9 @@ func TestStreamingExample(t *testing.T) {
 	for _, piece := range []string{"sk-l", "live", "0123", "ABCDEF", "hunter2", "sticky"} {
 		assert.NotContains(t, got, piece, "no piece of the key or the password is shown:\n%s", got)
 	}
-	assert.Contains(t, got, `"[REDA"`, "the redaction is delivered in the key's place")
+	assert.Contains(t, got, `"EY=[R"`, "the redaction is delivered in the key's place")
 	assert.Contains(t, got, `recorded reply:  "Sure. Set OPENAI_API_KEY=[REDACTED] in your shell, then run it. The key belongs to Alice. "`)
 	assert.Contains(t, got, "run ended:       stopped: the reply gave a password away")
-	assert.True(t, strings.HasPrefix(got, `chunk  1 (model at byte  45): "Sure"`),
-		"the first chunk waits only for the two hooks' hold-backs (33 + 8 runes):\n%s", got)
+	assert.True(t, strings.HasPrefix(got, `chunk  1 (model at byte  45): "S"`),
+		"the first chunk waits only for the two hooks' hold-backs (33 + 11 runes):\n%s", got)
 }
