@@ -95,7 +95,7 @@ func run() error {
 		return err
 	}
 	q := <-questions
-	fmt.Printf("paused: the run waits for a person: %q (%s); the step above is thrown away and runs again with the answer\n", q.Prompt.Title, q.Prompt.Body)
+	fmt.Printf("paused: the run waits for a person: %q (%s); its step stops here, unrecorded, and runs again with the answer\n", q.Prompt.Title, q.Prompt.Body)
 	fmt.Println("person: no, not before the backup")
 	if err := durable.SendAnswer(ctx, c, q.WorkflowID, durable.Answer{QuestionID: q.ID, Reason: "not before the backup", By: "alice"}); err != nil {
 		return err
