@@ -81,6 +81,8 @@ func (r rule) matches(name string, args map[string]any, cwd string) bool {
 	switch {
 	case name == "Bash":
 		return anyOf("command", func(s string) bool { return commandMatches(r.spec, s) })
+	case pathTools[name] != "" && cwd == "":
+		return true // no project directory to place paths in: the handler runs, never skipped
 	case pathTools[name] != "":
 		key := pathTools[name]
 		if len(hooks.ArgumentKeys(args, key)) == 0 && (name == "Glob" || name == "Grep") {
