@@ -167,7 +167,10 @@ func (h *sandbox) judgeCommand(env shellEnv, k string, v any) (string, []string)
 func (h *sandbox) commandURLs(k, raw string, script *shell.Script) (string, []string) {
 	var unresolved []string
 	for _, cmd := range script.Commands {
-		if reason, unres := h.downloadTargets(k, cmd); reason != "" {
+		if cmd.Guess {
+			// a command read from another's arguments (service ssh restart):
+			// only its URLs are judged, not its words as bare hosts
+		} else if reason, unres := h.downloadTargets(k, cmd); reason != "" {
 			return reason, nil
 		} else {
 			unresolved = append(unresolved, unres...)
@@ -292,7 +295,7 @@ func pick(args map[string]any, keys []string) map[string]any {
 // (not a URL).
 var downloadValueFlags = map[string]bool{"-o": true, "-O": true, "-d": true, "-H": true, "-X": true, "-u": true, "-A": true, "-e": true,
 	"-b": true, "-c": true, "-F": true, "-T": true, "-w": true, "-m": true, "-K": true, "-E": true, "-r": true, "-C": true,
-	"-P": true, "-U": true, "-t": true, "-a": true, "-i": true, "-B": true, "--output": true, "--data": true, "--header": true,
+	"-P": true, "-U": true, "-t": true, "-a": true, "-B": true, "--output": true, "--data": true, "--header": true,
 	"--request": true, "--user": true, "--user-agent": true, "--referer": true, "--cookie": true, "--form": true,
 	"--upload-file": true, "--write-out": true, "--max-time": true, "--config": true, "--output-document": true,
 	"--directory-prefix": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--cookie-jar": true}
@@ -310,14 +313,18 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 	args := cmd.Args[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a.Known && (a.Text == "-x" || a.Text == "--proxy") && i+1 < len(args) {
-			i++
-			a = args[i]
-		} else if a.Known && strings.HasPrefix(a.Text, "-") {
-			if downloadValueFlags[a.Text] {
-				i++
+		if a.Known && strings.HasPrefix(a.Text, "-") {
+			v, ok, reason := hostOption(cmd.Name(), args, &i)
+			if reason != "" {
+				return "", []string{reason}
 			}
-			continue
+			if !ok {
+				if downloadValueFlags[a.Text] {
+					i++
+				}
+				continue
+			}
+			a = v
 		}
 		if !a.Known {
 			return "", []string{"the address " + a.Text + " of " + cmd.Name() + " is decided only when it runs"}
@@ -393,4 +400,36 @@ func (h *sandbox) firstHost(k string, cmd shell.Command, valueFlags string) (str
 		return h.checkURL(k, host), nil
 	}
 	return "", nil
+}
+
+// hostOptions are the options of curl and wget whose value is a host the
+// program connects to, or a URL it fetches.
+var hostOptions = map[string]bool{"-x": true, "--proxy": true, "--preproxy": true, "--socks4": true, "--socks4a": true,
+	"--socks5": true, "--socks5-hostname": true, "--url": true, "--proxy-url": true}
+
+// hostOption reads the option at args[*i] when its value is a host or a
+// URL (-x host, -xhost, --proxy=host, --url=x), moving *i past its value;
+// reason is set for an option that sends the request elsewhere in a way
+// not judged here (--connect-to, --resolve, a config file, wget -e).
+func hostOption(prog string, args []shell.Word, i *int) (shell.Word, bool, string) {
+	t := args[*i].Text
+	name, value, hasEq := strings.Cut(t, "=")
+	elsewhere := name == "--connect-to" || name == "--resolve" || name == "--config" || name == "--execute" || name == "--input-file"
+	if prog == "curl" {
+		elsewhere = elsewhere || name == "-K"
+	} else {
+		elsewhere = elsewhere || name == "-e" || name == "-i"
+	}
+	switch {
+	case elsewhere:
+		return shell.Word{}, false, "the option " + name + " of " + prog + " takes hosts or URLs from elsewhere, not judged here"
+	case hostOptions[name] && hasEq:
+		return shell.Lit(value), true, ""
+	case hostOptions[name] && *i+1 < len(args):
+		*i++
+		return args[*i], true, ""
+	case prog == "curl" && len(t) > 2 && t[:2] == "-x":
+		return shell.Lit(t[2:]), true, ""
+	}
+	return shell.Word{}, false, ""
 }

@@ -49,6 +49,11 @@ type Command struct {
 	// pushd before it in the script (empty: the caller's; a Word that is
 	// not Known: a directory decided at run time).
 	Dirs []Word
+	// Guess is true for a command read from the arguments of a program
+	// that may or may not run it (strace rm -rf /, ssh host 'rm -rf /',
+	// the strings of python -c code): a deny rule judges it, but what
+	// cannot be resolved in it is not counted (it may be no command).
+	Guess bool
 }
 
 // Redir is one redirection: its operator (">", ">>", "<", "<<<") and
@@ -79,12 +84,19 @@ type Script struct {
 // parsers are reused: a Parser allocates buffers that Parse resets.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
+// MaxLen is the longest command Parse reads: a command line past it (the
+// kernel takes 2 MB of arguments in all) is an error, not a long wait.
+const MaxLen = 1 << 20
+
 // maxDepth bounds the shells, evals and wrappers within one another.
 const maxDepth = 16
 
 // Parse reads src as bash does, and returns what it will run. A parse
 // error is an error: the caller refuses the command.
 func Parse(src string, cfg Config) (*Script, error) {
+	if len(src) > MaxLen {
+		return nil, fmt.Errorf("the command is %d bytes long, more than the %d a policy reads", len(src), MaxLen)
+	}
 	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	if err := w.script(src, 0, nil); err != nil {
 		return nil, err
@@ -96,6 +108,13 @@ func Parse(src string, cfg Config) (*Script, error) {
 // them: no quotes, no globs), as a tool that runs argv directly does:
 // ["bash", "-lc", "rm -rf ~"] runs the script.
 func ParseArgv(argv []string, cfg Config) (*Script, error) {
+	n := 0
+	for _, a := range argv {
+		n += len(a) + 1
+	}
+	if n > MaxLen || len(argv) > maxWords {
+		return nil, fmt.Errorf("the command has %d arguments and %d bytes, more than a policy reads (%d words, %d bytes)", len(argv), n, maxWords, MaxLen)
+	}
 	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	words := make([]Word, len(argv))
 	for i, a := range argv {
@@ -122,9 +141,21 @@ type walker struct {
 	words   int  // words made so far (bounded: maxWords)
 	via     []string
 	depth   int
+	guess   bool // walking a Guess: nothing is unresolved
+	// guessBytes is the text guesses parsed so far (bounded: maxGuessBytes).
+	guessBytes int
+}
+
+// add records a command that will run.
+func (w *walker) add(cmd Command) {
+	cmd.Guess = cmd.Guess || w.guess
+	w.out.Commands = append(w.out.Commands, cmd)
 }
 
 func (w *walker) unresolved(format string, args ...any) {
+	if w.guess {
+		return // an argument that may be no command at all
+	}
 	msg := fmt.Sprintf(format, args...)
 	if len(w.via) > 0 {
 		msg += " (in " + strings.Join(w.via, " → ") + ")"
@@ -186,6 +217,10 @@ func (w *walker) substs(n syntax.Node) {
 
 func (w *walker) stmt(s *syntax.Stmt) {
 	if s == nil {
+		return
+	}
+	if s.Cmd == nil && len(s.Redirs) > 0 {
+		w.call(&syntax.CallExpr{}, s) // "> file" alone opens the file, as ": > file" does
 		return
 	}
 	switch c := s.Cmd.(type) {
@@ -340,6 +375,10 @@ func (w *walker) call(c *syntax.CallExpr, s *syntax.Stmt) {
 		cmd.Args = append(cmd.Args, w.fields(a)...)
 	}
 	if len(cmd.Args) == 0 {
+		if len(cmd.Redirs) > 0 {
+			cmd.Args = []Word{Lit(":")} // "> file" alone opens the file as ": > file" does
+			w.add(cmd)
+		}
 		return
 	}
 	if err := w.command(cmd, s, w.depth); err != nil {

@@ -60,14 +60,24 @@ func (w *walker) fields(word *syntax.Word) []Word {
 	}
 	w.words++
 	r := w.word(word)
-	if r.Known && w.split && strings.ContainsAny(r.Text, " \t\n") {
-		var out []Word
-		for _, f := range strings.Fields(r.Text) {
-			out = append(out, Word{Text: f, Known: true, Glob: r.Glob})
-		}
-		return out
+	if !r.Known || !w.split {
+		return []Word{r}
 	}
-	return []Word{r}
+	ifs := " \t\n"
+	if v, set := w.vars["IFS"]; set {
+		if v == nil {
+			return []Word{{Text: source(word)}} // split on characters decided only when it runs
+		}
+		ifs = *v
+	}
+	if ifs == "" || !strings.ContainsAny(r.Text, ifs) {
+		return []Word{r}
+	}
+	var out []Word
+	for _, f := range strings.FieldsFunc(r.Text, func(c rune) bool { return strings.ContainsRune(ifs, c) }) {
+		out = append(out, Word{Text: f, Known: true, Glob: r.Glob})
+	}
+	return out
 }
 
 // word resolves one word (no brace expansion).
@@ -106,6 +116,9 @@ func (w *walker) word(word *syntax.Word) Word {
 			if s, ok := w.param(p); ok {
 				b.WriteString(s)
 				w.split = true
+				if strings.ContainsAny(s, "*?[") {
+					r.Glob = true // an unquoted expansion is a pattern too: x='/usr/*'; rm -rf $x
+				}
 			} else {
 				r.Known = false
 			}

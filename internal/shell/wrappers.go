@@ -52,7 +52,7 @@ var wrappers = map[string]wrapper{
 
 // shells run a script: -c SCRIPT, a script file, or their input.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "rbash": true, "posh": true}
+	"ash": true, "yash": true, "rbash": true, "posh": true, "ksh93": true, "fish": true, "csh": true, "tcsh": true}
 
 var assignWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
@@ -71,7 +71,7 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	}
 	first := cmd.Args[0]
 	if !first.Known || first.Glob {
-		w.out.Commands = append(w.out.Commands, cmd)
+		w.add(cmd)
 		w.unresolved("the command name %s is decided only when it runs", first.Text)
 		return nil
 	}
@@ -82,7 +82,7 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	if spec, ok := wrappers[name]; ok {
 		return w.unwrap(cmd, name, spec, depth)
 	}
-	w.out.Commands = append(w.out.Commands, cmd)
+	w.add(cmd)
 	args := cmd.Args[1:]
 	switch {
 	case shells[name]:
@@ -96,7 +96,15 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	case name == "find":
 		w.find(cmd, depth)
 	case name == "cd" || name == "pushd":
-		w.cd(args)
+		w.cd(cmd, args)
+	case name == "git":
+		w.gitAliases(cmd, args, depth)
+	case name == "trap":
+		w.trap(args, depth)
+	case name == "mapfile" || name == "readarray":
+		w.callback(cmd, args, depth)
+	case name == "parallel":
+		w.parallel(cmd, args, depth)
 	case name == "alias":
 		for _, a := range args {
 			if n, v, ok := strings.Cut(a.Text, "="); ok && a.Known {
@@ -105,6 +113,8 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 				w.unresolved("the alias %s is decided only when it runs", a.Text)
 			}
 		}
+	default:
+		w.guessed(cmd, depth)
 	}
 	return nil
 }
@@ -126,6 +136,11 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 		operands = operands[1:]
 	}
 	inner.Args = append([]Word(nil), operands...)
+	if len(inner.Args) == 0 && len(inner.Redirs) > 0 {
+		inner.Args = []Word{Lit(":")} // exec > file: every later command writes there
+		w.add(inner)
+		return nil
+	}
 	if spec.input {
 		if len(inner.Args) == 0 {
 			inner.Args = []Word{Lit("echo")}
@@ -222,7 +237,7 @@ func (w *walker) splitString(inner *Command, v Word) {
 		w.unresolved("env -S %q cannot be read as one command", v.Text)
 		return
 	}
-	w.out.Commands = append(w.out.Commands, Command{Args: sub.Commands[0].Args, Via: append(append([]string(nil), inner.Via...), "env -S"),
+	w.add(Command{Args: sub.Commands[0].Args, Via: append(append([]string(nil), inner.Via...), "env -S"),
 		Pipeline: inner.Pipeline, Stage: inner.Stage, Dirs: inner.Dirs})
 }
 
