@@ -85,8 +85,34 @@ type Script struct {
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
 // MaxLen is the longest command Parse reads: a command line past it (the
-// kernel takes 2 MB of arguments in all) is an error, not a long wait.
-const MaxLen = 1 << 20
+// kernel takes 128 KB in one argument) is an error, not a long wait.
+const MaxLen = 256 << 10
+
+// maxMessage bounds one unresolved message.
+const maxMessage = 300
+
+// maxNesting bounds the brackets one within another ($(, (, {): the
+// parser's time grows with it, and no command needs hundreds.
+const maxNesting = 200
+
+// nesting is the deepest run of open brackets in src, quotes not told
+// apart (a bound, not a parse).
+func nesting(src string) int {
+	d, top := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{':
+			if d++; d > top {
+				top = d
+			}
+		case ')', '}':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return top
+}
 
 // maxDepth bounds the shells, evals and wrappers within one another.
 const maxDepth = 16
@@ -141,7 +167,9 @@ type walker struct {
 	words   int  // words made so far (bounded: maxWords)
 	via     []string
 	depth   int
-	guess   bool // walking a Guess: nothing is unresolved
+	guess   bool   // walking a Guess: nothing is unresolved
+	tooMany bool   // the words bound was reported
+	src     string // the script being walked
 	// guessBytes is the text guesses parsed so far (bounded: maxGuessBytes).
 	guessBytes int
 }
@@ -157,6 +185,9 @@ func (w *walker) unresolved(format string, args ...any) {
 		return // an argument that may be no command at all
 	}
 	msg := fmt.Sprintf(format, args...)
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage], "") + "…" // a reason, not a copy of a huge command
+	}
 	if len(w.via) > 0 {
 		msg += " (in " + strings.Join(w.via, " → ") + ")"
 	}
@@ -170,14 +201,17 @@ func (w *walker) script(src string, depth int, via []string) error {
 		return nil
 	}
 	p := parsers.Get().(*syntax.Parser)
+	if d := nesting(src); d > maxNesting {
+		return fmt.Errorf("the command nests brackets %d deep, more than the %d a policy reads", d, maxNesting)
+	}
 	f, err := p.Parse(strings.NewReader(src), "")
 	parsers.Put(p)
 	if err != nil {
 		return fmt.Errorf("the command cannot be parsed as a shell would: %w", err)
 	}
-	saved, savedDepth := w.via, w.depth
-	w.via, w.depth = via, depth
-	defer func() { w.via, w.depth = saved, savedDepth }()
+	saved, savedDepth, savedSrc := w.via, w.depth, w.src
+	w.via, w.depth, w.src = via, depth, src
+	defer func() { w.via, w.depth, w.src = saved, savedDepth, savedSrc }()
 	w.stmts(f.Stmts)
 	return nil
 }

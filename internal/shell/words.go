@@ -42,14 +42,17 @@ const maxWords = 1 << 16
 func (w *walker) fields(word *syntax.Word) []Word {
 	w.substs(word)
 	if w.words > maxWords {
-		w.unresolved("the command has more than %d words", maxWords)
-		return []Word{{Text: source(word)}}
+		if !w.tooMany {
+			w.tooMany = true
+			w.unresolved("the command has more than %d words", maxWords)
+		}
+		return []Word{{Text: w.source(word)}}
 	}
 	if syntax.SplitBraces(word) {
 		parts, ok := expandBraces(word.Parts, maxFields)
 		if !ok {
-			w.unresolved("the brace expansion in %q makes more than %d words", source(word), maxFields)
-			return []Word{{Text: source(word)}}
+			w.unresolved("the brace expansion in %q makes more than %d words", w.source(word), maxFields)
+			return []Word{{Text: w.source(word)}}
 		}
 		w.words += len(parts)
 		out := make([]Word, 0, len(parts))
@@ -66,7 +69,7 @@ func (w *walker) fields(word *syntax.Word) []Word {
 	ifs := " \t\n"
 	if v, set := w.vars["IFS"]; set {
 		if v == nil {
-			return []Word{{Text: source(word)}} // split on characters decided only when it runs
+			return []Word{{Text: w.source(word)}} // split on characters decided only when it runs
 		}
 		ifs = *v
 	}
@@ -132,7 +135,7 @@ func (w *walker) word(word *syntax.Word) Word {
 		}
 	}
 	if !r.Known {
-		r.Text = source(word)
+		r.Text = w.source(word)
 		return r
 	}
 	r.Text = b.String()
@@ -313,7 +316,18 @@ func isDigit(c byte, base int) bool {
 	return false
 }
 
-// source is a word's text as written.
+// source is a node's text as written: a slice of the script being walked
+// (no copy, however deep the node), or printed when it has no place in
+// it (a here-document's body).
+func (w *walker) source(n syntax.Node) string {
+	p, e := n.Pos(), n.End()
+	if p.IsValid() && e.IsValid() && p.Offset() <= e.Offset() && int(e.Offset()) <= len(w.src) {
+		return w.src[p.Offset():e.Offset()]
+	}
+	return source(n)
+}
+
+// source is a node's text, printed.
 func source(n syntax.Node) string {
 	var b strings.Builder
 	if err := syntax.NewPrinter().Print(&b, n); err != nil {

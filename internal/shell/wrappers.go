@@ -56,6 +56,9 @@ var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true
 
 var assignWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 
+// assignName is a variable's name.
+var assignName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
 // command walks one simple command: it unwraps what runs another command
 // and records what runs.
 func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
@@ -97,6 +100,12 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 		w.find(cmd, depth)
 	case name == "cd" || name == "pushd":
 		w.cd(cmd, args)
+	case name == "read" || name == "getopts" || name == "printf" && len(args) > 1 && args[0].Text == "-v":
+		for _, a := range args {
+			if a.Known && assignName.MatchString(a.Text) {
+				w.setVar(a.Text, nil) // set from the input: decided only when it runs
+			}
+		}
 	case name == "git":
 		w.gitAliases(cmd, args, depth)
 	case name == "trap":

@@ -1,0 +1,124 @@
+package shell
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// guesses are the lines of the Guess commands of s.
+func guesses(s *Script) []string {
+	var out []string
+	for _, c := range s.Commands {
+		if c.Guess {
+			out = append(out, lines(&Script{Commands: []Command{c}})...)
+		}
+	}
+	return out
+}
+
+// Wrapping: a program not known to run commands may run one all the
+// same; the command in its arguments is listed as a Guess, and nothing
+// in a guess counts as unresolved.
+func TestParseGuessesWhatOtherProgramsRun(t *testing.T) {
+	for src, want := range map[string]string{
+		`strace -f rm -rf /`:                            "rm -rf /",
+		`fakeroot rm -rf /`:                             "rm -rf /",
+		`unshare -r rm -rf /`:                           "rm -rf /",
+		`gdb -batch -ex run --args rm -rf /`:            "rm -rf /",
+		`script -qc 'rm -rf /' /dev/null`:               "rm -rf /",
+		`sg wheel -c 'rm -rf /'`:                        "rm -rf /",
+		`ssh host 'rm -rf /'`:                           "rm -rf /",
+		`python3 -c 'import os; os.system("rm -rf /")'`: "rm -rf /",
+		`awk 'BEGIN{system("rm -rf /")}'`:               "rm -rf /",
+		`sed -n '1e rm -rf /' f`:                        "rm -rf /",
+		`docker run --rm img sh -c 'rm -rf /'`:          "rm -rf /",
+	} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.Contains(t, guesses(s), want, src)
+	}
+	s, err := Parse(`foo 'bar $(baz)' "$X"`, cfg)
+	require.NoError(t, err)
+	assert.Empty(t, s.Unresolved, "a guess is never unresolved")
+	for _, src := range []string{`echo "rm -rf /"`, `git commit -m "rm -rf / is gone"`, `grep -r "rm -rf" .`} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.Empty(t, guesses(s), "%s runs nothing of its arguments", src)
+	}
+}
+
+// Wrapping: builtins and programs that run a script they are given.
+func TestParseFindsScriptsInBuiltins(t *testing.T) {
+	for src, want := range map[string]string{
+		`trap 'rm -rf /' EXIT`:            "rm -rf /",
+		`mapfile -C 'rm -rf /' -c 1 < f`:  "rm -rf /",
+		`parallel 'rm -rf {}' ::: /`:      "rm -rf /",
+		`parallel ::: 'rm -rf /'`:         "rm -rf /",
+		`git -c alias.p='!rm -rf /' p`:    "rm -rf /",
+		`git -c alias.p='push --force' p`: "git push --force",
+		`fish -c 'rm -rf /'`:              "rm -rf /",
+		`tcsh -c 'rm -rf /'`:              "rm -rf /",
+		"exec 1>/dev/sda; cat img":        ":",
+		"> /dev/sda":                      ":",
+	} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.Contains(t, lines(s), want, src)
+	}
+	s, err := Parse(`echo 'rm -rf /' | parallel`, cfg)
+	require.NoError(t, err)
+	assert.NotEmpty(t, s.Unresolved, "parallel running what it reads")
+}
+
+// Words: split as the shell splits them (IFS set by the script), and an
+// unquoted expansion is a pattern.
+func TestParseSplitsAndGlobsAsTheShellDoes(t *testing.T) {
+	s, err := Parse(`IFS=,; x=rm,-rf,/; $x`, cfg)
+	require.NoError(t, err)
+	assert.Contains(t, lines(s), "rm -rf /")
+	s, err = Parse(`read IFS; x=a,b; $x`, cfg)
+	require.NoError(t, err)
+	assert.NotEmpty(t, s.Unresolved, "IFS from the input: the split is decided only when it runs")
+	s, err = Parse(`x='/usr/*'; rm -rf $x`, cfg)
+	require.NoError(t, err)
+	require.Len(t, s.Commands, 1)
+	assert.True(t, s.Commands[0].Args[2].Glob, "an unquoted expansion is expanded against the file system")
+	s, err = Parse(`x='/usr/*'; rm -rf "$x"`, cfg)
+	require.NoError(t, err)
+	assert.False(t, s.Commands[0].Args[2].Glob)
+	s, err = Parse(`CDPATH=/ cd usr; rm -rf lib`, cfg)
+	require.NoError(t, err)
+	require.Len(t, s.Commands, 2)
+	require.Len(t, s.Commands[1].Dirs, 1)
+	assert.False(t, s.Commands[1].Dirs[0].Known, "cd with CDPATH set goes where CDPATH finds it")
+}
+
+// Size: a huge or deeply nested command is an error at once, never a
+// long wait or a crash.
+func TestParseRefusesSizeItCannotAfford(t *testing.T) {
+	for name, src := range map[string]string{
+		"too long":          strings.Repeat("a ", MaxLen),
+		"nested $(":         strings.Repeat("$(", 5000) + "rm -rf /" + strings.Repeat(")", 5000),
+		"nested subshells":  strings.Repeat("(", 20000) + "ls" + strings.Repeat(")", 20000),
+		"nested in bash -c": "bash -c '" + strings.Repeat("{ ", 1000) + "ls" + strings.Repeat("; }", 1000) + "'",
+	} {
+		s, err := Parse(src, cfg)
+		if err == nil {
+			assert.NotEmpty(t, s.Unresolved, name)
+		}
+	}
+	_, err := ParseArgv(make([]string, maxWords+1), cfg)
+	assert.Error(t, err, "an argv of more than maxWords")
+	s, err := Parse(strings.Repeat("a ", 100000), cfg)
+	require.NoError(t, err)
+	assert.NotEmpty(t, s.Unresolved, "past maxWords")
+	assert.Len(t, s.Unresolved, 1, "said once")
+	s, err = Parse("echo $("+strings.Repeat("x", 100000)+")", cfg)
+	require.NoError(t, err)
+	for _, u := range s.Unresolved {
+		assert.Less(t, len(u), 1000, "a reason, not a copy of the command")
+	}
+}
