@@ -70,11 +70,41 @@ func (r rule) requires(call hooks.ToolCall) bool {
 	}
 	for k, re := range r.args {
 		keys := hooks.ArgumentKeys(call.Arguments, k)
-		if !slices.ContainsFunc(keys, func(key string) bool { return re.MatchString(argText(call.Arguments[key])) }) {
+		if !slices.ContainsFunc(keys, func(key string) bool {
+			v := call.Arguments[key]
+			if re.MatchString(argText(v)) {
+				return true
+			}
+			s, ok := v.(string)
+			return ok && anyCommandMatches(re, s)
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// anyCommandMatches: s read as a shell reads it runs a command that
+// matches re (its words as the program receives them: "r"m -rf / is
+// rm -rf /, sudo rm is rm), or runs something the parser cannot read
+// or that is decided only when it runs: a Require rule takes it, as a
+// model must not talk its way past one by spelling.
+func anyCommandMatches(re *regexp.Regexp, s string) bool {
+	script, err := shell.Parse(s, shell.Config{})
+	if err != nil || len(script.Unresolved) > 0 {
+		return true
+	}
+	for _, c := range script.Commands {
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = w.Text
+		}
+		line := strings.Join(words, " ")
+		if re.MatchString(line) || len(c.Args) > 0 && re.MatchString(strings.Join(append([]string{c.Name()}, words[1:]...), " ")) {
+			return true // also as the program's name alone: /bin/rm is rm
+		}
+	}
+	return false
 }
 
 // allows reports whether the rule, as an Allow rule, exempts the call:

@@ -24,7 +24,7 @@ var plain = map[string]bool{"echo": true, "printf": true, "grep": true, "egrep":
 var runners = map[string]bool{"rm": true, "rmdir": true, "chmod": true, "chown": true, "chgrp": true, "dd": true,
 	"shred": true, "mkfs": true, "mke2fs": true, "mkswap": true, "wipefs": true, "blkdiscard": true, "git": true,
 	"curl": true, "wget": true, "nc": true, "ncat": true, "netcat": true, "ssh": true, "eval": true, "source": true,
-	"exec": true, "find": true, "xargs": true, "tee": true, "truncate": true, "cp": true, "mv": true, "install": true}
+	"find": true, "xargs": true} // not exec, install, cp: the names of subcommands too (npm exec, npm install)
 
 // runnerName reports whether a word names a program whose run matters
 // (a runner, a shell, a wrapper).
