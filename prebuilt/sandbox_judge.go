@@ -3,6 +3,8 @@ package prebuilt
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 
 	"github.com/rienda/hooks"
@@ -307,6 +309,9 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 	if flags, ok := hostFirst[cmd.Name()]; ok {
 		return h.firstHost(k, cmd, flags)
 	}
+	if remoteCopiers[cmd.Name()] {
+		return h.remotePaths(k, cmd)
+	}
 	if n := cmd.Name(); n != "curl" && n != "wget" {
 		return "", nil
 	}
@@ -342,14 +347,20 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 
 // dirArgs are the arguments in which a shell tool takes the directory
 // its command runs in (Codex's workdir, others' cwd).
-var dirArgs = []string{"workdir", "cwd", "working_directory", "dir", "directory"}
+var dirArgs = []string{"workdir", "cwd", "working_directory", "working_dir", "dir", "directory", "chdir", "cd", "base_dir", "project_dir"}
 
 // commandDirs are the directories a shell tool's command runs in: the
 // run's Workdir, and each directory argument of the call (a relative one
 // from the Workdir), so that {"workdir": "/", "command": "rm -rf etc"}
 // is judged in /.
 func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
-	dirs := []string{c.Workdir}
+	base := c.Workdir
+	if base == "" {
+		// No Workdir: a tool runs its command where the host runs, so
+		// "rm -rf etc" from / is judged as what it is there.
+		base, _ = os.Getwd()
+	}
+	dirs := []string{base}
 	for _, name := range dirArgs {
 		for _, k := range hooks.ArgumentKeys(call.Arguments, name) {
 			vals, ok := stringsOf(call.Arguments[k])
@@ -362,10 +373,10 @@ func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
 				}
 				d := v
 				if !strings.HasPrefix(d, "/") {
-					if c.Workdir == "" {
+					if base == "" {
 						continue // as unknown as the run's own directory
 					}
-					d = c.Workdir + "/" + d
+					d = base + "/" + d
 				}
 				dirs = append(dirs, d)
 			}
@@ -432,4 +443,33 @@ func hostOption(prog string, args []shell.Word, i *int) (shell.Word, bool, strin
 		return shell.Lit(t[2:]), true, ""
 	}
 	return shell.Word{}, false, ""
+}
+
+// remoteCopiers take [user@]host:path operands (scp, rsync, git's
+// scp-like URLs).
+var remoteCopiers = map[string]bool{"scp": true, "rsync": true, "git": true}
+
+// remotePath is [user@]host:path, the host a name, an IP or [IPv6]: for
+// git, only with a user (git@host:repo), since refspecs are a:b too.
+var remotePath = regexp.MustCompile(`^(?:([^@/:\s]+)@)?(\[[^\]]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):`)
+
+// remotePaths judges the hosts of scp, rsync and git operands written
+// host:path, which are no URLs.
+func (h *sandbox) remotePaths(k string, cmd shell.Command) (string, []string) {
+	for _, a := range cmd.Args[1:] {
+		if strings.HasPrefix(a.Text, "-") || strings.Contains(a.Text, "://") {
+			continue
+		}
+		m := remotePath.FindStringSubmatch(a.Text)
+		if m == nil || cmd.Name() == "git" && m[1] == "" {
+			continue
+		}
+		if !a.Known {
+			return "", []string{"the host of " + a.Text + " is decided only when it runs"}
+		}
+		if reason := h.checkURL(k, m[2]); reason != "" {
+			return reason, nil
+		}
+	}
+	return "", nil
 }
