@@ -68,10 +68,14 @@ func (h *sandbox) checkCommands(c *hooks.Context, call hooks.ToolCall) (string, 
 		if name != k {
 			h.once(c, "arg:"+k, fmt.Errorf("CommandArgs names %q and the call of %q has %q: judged as the same argument", name, call.Name, k))
 		}
+		v, reason := withArgs(call, call.Arguments[k])
+		if reason != "" {
+			return reason, nil
+		}
 		for _, d := range dirs {
 			env := env
 			env.workdir = d
-			reason, unres := h.judgeCommand(env, k, call.Arguments[k])
+			reason, unres := h.judgeCommand(env, k, v)
 			if reason != "" {
 				return reason, nil
 			}
@@ -472,4 +476,51 @@ func (h *sandbox) remotePaths(k string, cmd shell.Command) (string, []string) {
 		}
 	}
 	return "", nil
+}
+
+// argsArgs are the arguments in which a tool takes its command's
+// arguments apart from the command ({"command": "rm", "args": ["-rf",
+// "/"]}, as MCP shell servers do).
+var argsArgs = []string{"args", "arguments"}
+
+// withArgs is the command v with the call's separate arguments, as the
+// tool will run it: an argv when v is one word, else the text with the
+// arguments quoted after it.
+func withArgs(call hooks.ToolCall, v any) (any, string) {
+	var extra []string
+	for _, name := range argsArgs {
+		for _, k := range hooks.ArgumentKeys(call.Arguments, name) {
+			vals, ok := stringsOf(call.Arguments[k])
+			if !ok {
+				return nil, shapeReason(k, call.Arguments[k], "the command's arguments")
+			}
+			extra = append(extra, vals...)
+		}
+	}
+	if len(extra) == 0 {
+		return v, ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		list, ok := stringsOf(v)
+		if !ok {
+			return v, "" // judgeCommand refuses the shape
+		}
+		return toAny(append(list, extra...)), ""
+	}
+	if !strings.ContainsAny(s, " \t\n") {
+		return toAny(append([]string{s}, extra...)), ""
+	}
+	for _, a := range extra {
+		s += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return s, ""
+}
+
+func toAny(l []string) []any {
+	out := make([]any, len(l))
+	for i, x := range l {
+		out[i] = x
+	}
+	return out
 }

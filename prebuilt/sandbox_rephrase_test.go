@@ -187,3 +187,22 @@ func TestSandboxRemotePathsAndDirectories(t *testing.T) {
 	o := h.Tool("shell", map[string]any{"command": "rm -rf " + up})
 	assert.False(t, o.Ran, "relative to where the host runs")
 }
+
+// Shape: a command split across fields ({"command": "rm", "args":
+// ["-rf", "/"]}, as MCP shell servers take it) is judged whole; a
+// script the command writes and then runs is not taken for a file.
+func TestSandboxJudgesCommandsSplitAcrossFields(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
+	for _, args := range []map[string]any{{"command": "rm", "args": []any{"-rf", "/"}}, {"command": "sudo rm", "Arguments": []any{"-rf", "/"}},
+		{"command": []any{"rm"}, "args": []any{"-rf", "/"}}} {
+		o := h.Tool("shell", args)
+		assert.False(t, o.Ran, "%v", args)
+		assert.Contains(t, o.Result.Text, "is not allowed (rm -rf", "%v", args)
+	}
+	o := h.Tool("shell", map[string]any{"command": "ls", "args": []any{"-la", 3.0}})
+	assert.False(t, o.Ran, "arguments of a shape it cannot read")
+	h.Tool("shell", map[string]any{"command": "ls", "args": []any{"-la"}}).RequireAllowed(t)
+	o = h.Tool("shell", map[string]any{"command": "echo 'rm -rf /' > x.sh && bash x.sh"})
+	assert.False(t, o.Ran)
+	assert.Contains(t, o.Result.Text, "cannot be judged before it runs")
+}

@@ -122,3 +122,18 @@ func TestParseRefusesSizeItCannotAfford(t *testing.T) {
 		assert.Less(t, len(u), 1000, "a reason, not a copy of the command")
 	}
 }
+
+// Encoding: a script the command writes and then runs (decoded into a
+// file, written by echo or tee) is its own script: decided only when it
+// runs, never taken for a harmless file.
+func TestParseScriptsTheCommandWrites(t *testing.T) {
+	for _, src := range []string{`echo 'rm -rf /' > x.sh && bash x.sh`, `base64 -d <<< cm0gLXJmIC8= > x; sh ./x`,
+		`printf 'rm -rf /' | tee y.sh; . y.sh`, `echo 'import os' > a.py; python3 a.py`, `echo x > run; chmod +x run; ./run`} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.NotEmpty(t, s.Unresolved, src)
+	}
+	s, err := Parse(`echo hi > out.txt && cat out.txt && bash build.sh`, cfg)
+	require.NoError(t, err)
+	assert.Empty(t, s.Unresolved)
+}

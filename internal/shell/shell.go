@@ -170,8 +170,22 @@ type walker struct {
 	guess   bool   // walking a Guess: nothing is unresolved
 	tooMany bool   // the words bound was reported
 	src     string // the script being walked
+	written map[string]bool // files the script writes (> file, tee file): a script run from one is its own
 	// guessBytes is the text guesses parsed so far (bounded: maxGuessBytes).
 	guessBytes int
+}
+
+// wrote records a file the script writes.
+func (w *walker) wrote(f string) {
+	if w.written == nil {
+		w.written = map[string]bool{}
+	}
+	w.written[path.Clean(f)] = true
+}
+
+// writes reports whether the script wrote the file f before.
+func (w *walker) writes(f Word) bool {
+	return f.Known && w.written[path.Clean(f.Text)]
 }
 
 // add records a command that will run.
@@ -402,6 +416,9 @@ func (w *walker) call(c *syntax.CallExpr, s *syntax.Stmt) {
 		}
 		if r.Hdoc != nil {
 			red.Target = w.heredoc(r)
+		}
+		if strings.Contains(red.Op, ">") && red.Target.Known {
+			w.wrote(red.Target.Text)
 		}
 		cmd.Redirs = append(cmd.Redirs, red)
 	}

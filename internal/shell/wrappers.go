@@ -50,6 +50,10 @@ var wrappers = map[string]wrapper{
 	"caffeinate": {values: "tw"},
 }
 
+// interpreters run a script file they are given.
+var interpreters = map[string]bool{"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true,
+	"php": true, "lua": true, "Rscript": true, "deno": true, "bun": true, "tclsh": true}
+
 // shells run a script: -c SCRIPT, a script file, or their input.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
 	"ash": true, "yash": true, "rbash": true, "posh": true, "ksh93": true, "fish": true, "csh": true, "tcsh": true}
@@ -79,6 +83,25 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 		return nil
 	}
 	name := path.Base(first.Text)
+	if w.writes(first) {
+		w.add(cmd)
+		w.unresolved("%s is a program the command itself writes: what it runs is decided only when it runs", first.Text)
+		return nil
+	}
+	if interpreters[name] {
+		for _, a := range cmd.Args[1:] {
+			if w.writes(a) {
+				w.unresolved("%s runs %s, a script the command itself writes", name, a.Text)
+			}
+		}
+	}
+	if name == "tee" {
+		for _, a := range cmd.Args[1:] {
+			if a.Known && !strings.HasPrefix(a.Text, "-") {
+				w.wrote(a.Text)
+			}
+		}
+	}
 	if value, ok := w.aliases[first.Text]; ok && len(w.via) < maxDepth {
 		return w.alias(cmd, value, depth)
 	}
@@ -335,7 +358,7 @@ func (w *walker) joined(cmd Command, args []Word, via string, depth int) {
 // pipe says.
 func (w *walker) scriptFile(cmd Command, name string, f Word, depth int) {
 	switch {
-	case f.Subst || !f.Known:
+	case f.Subst || !f.Known || w.writes(f):
 		w.unresolved("%s runs %s, a script that another command writes or that is decided only when it runs", name, f.Text)
 	case f.Text == "/dev/stdin" || f.Text == "-" || strings.HasPrefix(f.Text, "/dev/fd/") || strings.HasPrefix(f.Text, "/proc/self/fd/"):
 		w.stdinScript(cmd, name, depth)
