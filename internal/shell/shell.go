@@ -167,9 +167,9 @@ type walker struct {
 	words   int  // words made so far (bounded: maxWords)
 	via     []string
 	depth   int
-	guess   bool   // walking a Guess: nothing is unresolved
-	tooMany bool   // the words bound was reported
-	src     string // the script being walked
+	guess   bool            // walking a Guess: nothing is unresolved
+	tooMany bool            // the words bound was reported
+	src     string          // the script being walked
 	written map[string]bool // files the script writes (> file, tee file): a script run from one is its own
 	// guessBytes is the text guesses parsed so far (bounded: maxGuessBytes).
 	guessBytes int
