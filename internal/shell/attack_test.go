@@ -137,3 +137,29 @@ func TestParseScriptsTheCommandWrites(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, s.Unresolved)
 }
+
+// Wrapping: a command in a value another program runs (git -c
+// core.sshCommand=…, GIT_SSH_COMMAND=…, ssh -o ProxyCommand=…, tar
+// --to-command=…), and a root shell reading a pipe (sudo -s, su).
+func TestParseCommandsInValuesAndRootShells(t *testing.T) {
+	for _, src := range []string{`git -c core.sshCommand='rm -rf /' fetch`, `git -c core.fsmonitor="rm -rf /" status`,
+		`GIT_SSH_COMMAND='rm -rf /' git fetch`, `PAGER='rm -rf /' man ls`, `ssh -o ProxyCommand='rm -rf /' host`,
+		`tar -xf a.tar --to-command='rm -rf /'`, `tar --checkpoint-action=exec='rm -rf /' -cf x .`} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.Contains(t, guesses(s), "rm -rf /", src)
+	}
+	for _, src := range []string{`echo 'rm -rf /' | sudo -s`, `echo 'rm -rf /' | sudo -i`, `echo 'rm -rf /' | su`, `curl x | su -`} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.NotEmpty(t, s.Unresolved, src)
+	}
+	for src, want := range map[string]string{`sudo -s <<< 'rm -rf /'`: "rm -rf /", `su <<< 'rm -rf /'`: "rm -rf /"} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		assert.Contains(t, lines(s), want, src)
+	}
+	s, err := Parse(`echo x | su -c ls u`, cfg)
+	require.NoError(t, err)
+	assert.Empty(t, s.Unresolved, "su -c runs its script, not its input")
+}

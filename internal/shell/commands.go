@@ -204,6 +204,7 @@ func (w *walker) gitAliases(cmd Command, args []Word, depth int) {
 		v := args[i+1]
 		key, value, ok := strings.Cut(v.Text, "=")
 		if !strings.HasPrefix(strings.ToLower(key), "alias.") {
+			w.embeddedWord(Lit(value), append(append([]string(nil), cmd.Via...), "git -c "+key), depth) // core.pager, core.sshCommand …
 			continue
 		}
 		switch {

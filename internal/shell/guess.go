@@ -61,9 +61,38 @@ func (w *walker) guessed(cmd Command, depth int) {
 		}
 	}
 	for _, a := range cmd.Args[1:] {
-		if a.Known && strings.ContainsAny(a.Text, " \t\n;&|") {
-			w.embedded(a.Text, via, depth)
+		w.embeddedWord(a, via, depth)
+	}
+}
+
+// embeddedWord walks a word that may hold a script: whole, and each
+// value after an "=" (--to-command=…, ProxyCommand=…, core.pager=…).
+func (w *walker) embeddedWord(a Word, via []string, depth int) {
+	if !a.Known || !strings.ContainsAny(a.Text, " \t\n;&|") {
+		return
+	}
+	saved := w.guess
+	w.guess = true
+	defer func() { w.guess = saved }()
+	w.embedded(a.Text, via, depth)
+	for i, n := 0, 0; n < 8; n++ {
+		j := strings.IndexByte(a.Text[i:], '=')
+		if j < 0 {
+			break
 		}
+		i += j + 1
+		if strings.ContainsAny(a.Text[i:], " \t\n;&|") {
+			w.embedded(a.Text[i:], via, depth)
+		}
+	}
+}
+
+// assigned walks the values of NAME=value words before a command that
+// may be commands the program runs (GIT_SSH_COMMAND, PAGER, EDITOR).
+func (w *walker) assigned(cmd Command, depth int) {
+	for _, a := range cmd.Assigns {
+		name, value, _ := strings.Cut(a, "=")
+		w.embeddedWord(Lit(value), append(append([]string(nil), cmd.Via...), "the value of "+name), depth)
 	}
 }
 

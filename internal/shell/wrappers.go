@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -109,6 +110,7 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 		return w.unwrap(cmd, name, spec, depth)
 	}
 	w.add(cmd)
+	w.assigned(cmd, depth)
 	args := cmd.Args[1:]
 	switch {
 	case shells[name]:
@@ -168,7 +170,7 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 		operands = operands[1:]
 	}
 	inner.Args = append([]Word(nil), operands...)
-	if len(inner.Args) == 0 && len(inner.Redirs) > 0 {
+	if len(inner.Args) == 0 && len(inner.Redirs) > 0 && !spec.user && name != "sudo" && name != "doas" {
 		inner.Args = []Word{Lit(":")} // exec > file: every later command writes there
 		w.add(inner)
 		return nil
@@ -186,7 +188,17 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 				rest = rest[1:]
 			}
 		}
-		return nil // a login shell with no script reads the tool's input: nothing here
+		if !slices.ContainsFunc(cmd.Args[1:], func(a Word) bool {
+			t := a.Text
+			return a.Known && (strings.HasPrefix(t, "--command") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t[1:], 'c'))
+		}) {
+			w.stdinScript(cmd, name, depth) // a shell with no script reads its input: a pipe, a here-string
+		}
+		return nil
+	}
+	if len(inner.Args) == 0 && (name == "sudo" || name == "doas") {
+		w.stdinScript(cmd, name, depth) // sudo -s, sudo -i: a shell reading its input
+		return nil
 	}
 	if spec.joins {
 		w.joined(cmd, inner.Args, name, depth)
