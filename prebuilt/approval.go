@@ -12,6 +12,7 @@ import (
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/internal/shell"
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // Rule matches tool calls: by tool name (a name, or a path.Match glob such
@@ -264,7 +265,11 @@ type approval struct {
 func (h *approval) Name() string { return h.name }
 
 func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
-	if allowsAny(h.allow, call) || (len(h.require) > 0 && !requiresAny(h.require, call)) {
+	if len(h.require) > 0 && !requiresAny(h.require, call) {
+		h.nearMiss(c, call.Name)
+		return nil, nil
+	}
+	if allowsAny(h.allow, call) {
 		return nil, nil
 	}
 	if !c.Interactive() {
@@ -313,4 +318,24 @@ func callDigest(call hooks.ToolCall) string {
 	data, _ := json.Marshal(call.Arguments)
 	sum := sha256.Sum256(append([]byte(call.Name+"\x00"), data...))
 	return hex.EncodeToString(sum[:8])
+}
+
+// nearMiss reports, once per run and tool, a call whose tool no Require
+// rule names but one nearly does ("shel" for shell): a guard that never
+// asks because of a typo must be loud.
+func (h *approval) nearMiss(c *hooks.Context, tool string) {
+	var names []string
+	for _, r := range h.require {
+		if r.tool != "" && !strings.ContainsAny(r.tool, "*?[") {
+			names = append(names, r.tool)
+		}
+	}
+	near, ok := suggest.Closest(tool, names)
+	if !ok || strings.EqualFold(near, tool) {
+		return
+	}
+	_, _ = c.Memo("approval:near:"+tool, func() (any, error) {
+		c.Diagnose(fmt.Errorf("Require names the tool %q and the call's tool is %q (did you mean %q?): the call is not asked about", near, tool, tool))
+		return true, nil
+	})
 }

@@ -24,3 +24,17 @@ func TestApprovalRequireSeesPastRephrasing(t *testing.T) {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireAllowed(t)
 	}
 }
+
+// Names: a Require rule naming a tool the run calls by a nearly equal
+// name is a diagnostic, once per run and tool (the call is not asked
+// about, and the user must know).
+func TestApprovalRequireNearMissIsLoud(t *testing.T) {
+	h := hooktest.New(t, prebuilt.Approval(prebuilt.ApprovalConfig{Require: []prebuilt.Rule{{Tool: "shel"}}}))
+	h.Tool("shell", map[string]any{"command": "ls"}).RequireAllowed(t)
+	h.Tool("shell", map[string]any{"command": "ls"}).RequireAllowed(t)
+	h.Tool("read_file", map[string]any{"path": "x"}).RequireAllowed(t)
+	ds := diagnosticTexts(h)
+	if assert.Len(t, ds, 1, "%v", ds) {
+		assert.Contains(t, ds[0], `Require names the tool "shel" and the call's tool is "shell"`)
+	}
+}
