@@ -163,3 +163,22 @@ func TestParseCommandsInValuesAndRootShells(t *testing.T) {
 	require.NoError(t, err)
 	assert.Empty(t, s.Unresolved, "su -c runs its script, not its input")
 }
+
+// Spelling: a nameref is the variable it names, decided only when it
+// runs; a value holding a substitution that arithmetic may run is
+// judged as a script.
+func TestParseNamerefsAndArithmeticValues(t *testing.T) {
+	for _, src := range []string{`declare -n r=HOME; rm -rf $r`, `typeset -n r=HOME; rm -rf $r`, `declare -i r=5; rm -rf /$r`} {
+		s, err := Parse(src, cfg)
+		require.NoError(t, err, src)
+		require.NotEmpty(t, s.Commands, src)
+		args := s.Commands[len(s.Commands)-1].Args
+		assert.False(t, args[len(args)-1].Known, src)
+	}
+	s, err := Parse(`local -n r=X; $r`, cfg)
+	require.NoError(t, err)
+	assert.NotEmpty(t, s.Unresolved)
+	s, err = Parse(`x='a[$(rm -rf /)]'; echo $((x))`, cfg)
+	require.NoError(t, err)
+	assert.Contains(t, guesses(s), "rm -rf /")
+}

@@ -68,7 +68,7 @@ func (w *walker) guessed(cmd Command, depth int) {
 // embeddedWord walks a word that may hold a script: whole, and each
 // value after an "=" (--to-command=…, ProxyCommand=…, core.pager=…).
 func (w *walker) embeddedWord(a Word, via []string, depth int) {
-	if !a.Known || !strings.ContainsAny(a.Text, " \t\n;&|") {
+	if !a.Known || !strings.ContainsAny(a.Text, " \t\n;&|`") && !strings.Contains(a.Text, "$(") {
 		return
 	}
 	saved := w.guess
@@ -108,6 +108,9 @@ func (w *walker) embedded(text string, via []string, depth int) {
 	savedIn, savedVars, savedDirs := w.inPipe, w.vars, w.dirs
 	w.inPipe, w.vars = false, map[string]*string{}
 	err := w.script(text, depth+1, via)
+	if err != nil {
+		err = w.script(": "+text, depth+1, via) // as words: a[$(…)] is no command, but its $(…) runs
+	}
 	w.inPipe, w.vars, w.dirs = savedIn, savedVars, savedDirs
 	if err == nil {
 		return

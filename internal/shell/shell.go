@@ -315,8 +315,19 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt)
 	case *syntax.DeclClause:
+		ref := c.Variant.Value == "nameref"
+		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.ContainsAny(f, "ni") {
+					ref = true // declare -n r=HOME: $r is $HOME; -i: values evaluated as arithmetic
+				}
+			}
+		}
 		for _, a := range c.Args {
 			w.assign(a, true)
+			if ref && a.Name != nil {
+				w.setVar(a.Name.Value, nil)
+			}
 		}
 	default: // arithmetic, tests, let
 		w.substs(c)
@@ -393,6 +404,11 @@ func (w *walker) assign(a *syntax.Assign, global bool) string {
 	}
 	if global {
 		w.setVar(a.Name.Value, val)
+	}
+	if val != nil && strings.ContainsAny(*val, "$`") {
+		// x='a[$(rm -rf /)]' runs when arithmetic reads $x: its text is
+		// judged as a script too.
+		w.embeddedWord(Lit(*val), append(append([]string(nil), w.via...), "the value of "+a.Name.Value), w.depth)
 	}
 	return text
 }
