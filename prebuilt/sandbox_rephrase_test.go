@@ -133,11 +133,12 @@ func TestSandboxMoveAndLinkOnCriticalPaths(t *testing.T) {
 func TestSandboxRefusesWhatIsTooBigToJudge(t *testing.T) {
 	h := hooktest.New(t, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
 	for name, cmd := range map[string]any{
-		"a long command": strings.Repeat("ls ", 200000),
-		"deep $(":        strings.Repeat("$(", 5000) + "rm -rf /" + strings.Repeat(")", 5000),
-		"deep subshells": strings.Repeat("(", 20000) + "ls" + strings.Repeat(")", 20000),
-		"a million words": func() []any {
-			a := make([]any, 1000000)
+		"a long command":  strings.Repeat("ls ", 200000),
+		"deep $(":         strings.Repeat("$(", 5000) + "rm -rf /" + strings.Repeat(")", 5000),
+		"deep subshells":  strings.Repeat("(", 20000) + "ls" + strings.Repeat(")", 20000),
+		"a million words": strings.Repeat("a ", 1000000),
+		"an argv past the words bound": func() []any {
+			a := make([]any, 100000)
 			for i := range a {
 				a[i] = "x"
 			}
