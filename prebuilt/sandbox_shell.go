@@ -46,6 +46,9 @@ const moveRuleName = "mv, rsync --delete or ln -s on /, ~, . or a device"
 // to one or to a device (a later command through the link reaches it,
 // and links made by the script are not followed by these rules).
 func moveOrLinkRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
+	if n := c.Name(); n != "mv" && n != "rsync" && n != "ln" {
+		return verdict{} // the common case: nothing to sort
+	}
 	var opts, ops []shell.Word
 	for _, a := range c.Args[1:] {
 		if a.Known && strings.HasPrefix(a.Text, "-") && len(a.Text) > 1 {

@@ -52,23 +52,37 @@ func (w *walker) guessed(cmd Command, depth int) {
 	saved := w.guess
 	w.guess = true
 	defer func() { w.guess = saved }()
-	via := append(append([]string(nil), cmd.Via...), "argument of "+name)
+	var via []string // made when something is found: most commands hold none
+	viaOf := func() []string {
+		if via == nil {
+			via = append(append([]string(nil), cmd.Via...), "argument of "+name)
+		}
+		return via
+	}
 	for i, a := range cmd.Args[1:] {
 		if runnerName(a) {
-			inner := Command{Args: append([]Word(nil), cmd.Args[i+1:]...), Via: via, Pipeline: cmd.Pipeline, Stage: cmd.Stage, Dirs: cmd.Dirs, Guess: true}
+			inner := Command{Args: append([]Word(nil), cmd.Args[i+1:]...), Via: viaOf(), Pipeline: cmd.Pipeline, Stage: cmd.Stage, Dirs: cmd.Dirs, Guess: true}
 			_ = w.command(inner, nil, depth+1)
 			break
 		}
 	}
 	for _, a := range cmd.Args[1:] {
-		w.embeddedWord(a, via, depth)
+		if mayHoldScript(a) {
+			w.embeddedWord(a, viaOf(), depth)
+		}
 	}
+}
+
+// mayHoldScript: a known word with a blank, an operator or a
+// substitution in it.
+func mayHoldScript(a Word) bool {
+	return a.Known && (strings.ContainsAny(a.Text, " \t\n;&|`") || strings.Contains(a.Text, "$("))
 }
 
 // embeddedWord walks a word that may hold a script: whole, and each
 // value after an "=" (--to-command=…, ProxyCommand=…, core.pager=…).
 func (w *walker) embeddedWord(a Word, via []string, depth int) {
-	if !a.Known || !strings.ContainsAny(a.Text, " \t\n;&|`") && !strings.Contains(a.Text, "$(") {
+	if !mayHoldScript(a) {
 		return
 	}
 	saved := w.guess
@@ -91,8 +105,9 @@ func (w *walker) embeddedWord(a Word, via []string, depth int) {
 // may be commands the program runs (GIT_SSH_COMMAND, PAGER, EDITOR).
 func (w *walker) assigned(cmd Command, depth int) {
 	for _, a := range cmd.Assigns {
-		name, value, _ := strings.Cut(a, "=")
-		w.embeddedWord(Lit(value), append(append([]string(nil), cmd.Via...), "the value of "+name), depth)
+		if name, value, _ := strings.Cut(a, "="); mayHoldScript(Lit(value)) {
+			w.embeddedWord(Lit(value), append(append([]string(nil), cmd.Via...), "the value of "+name), depth)
+		}
 	}
 }
 
