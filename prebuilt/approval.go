@@ -335,7 +335,7 @@ func (h *approval) nearMiss(c *hooks.Context, tool string) {
 		return
 	}
 	_, _ = c.Memo("approval:near:"+tool, func() (any, error) {
-		c.Diagnose(fmt.Errorf("Require names the tool %q and the call's tool is %q (did you mean %q?): the call is not asked about", near, tool, tool))
+		c.Diagnose(fmt.Errorf("approval: Require names the tool %q and the call's tool is %q (did you mean %q?): the call is not asked about", near, tool, tool))
 		return true, nil
 	})
 }
