@@ -212,6 +212,8 @@ func (h *sandbox) checkPaths(c *hooks.Context, call hooks.ToolCall) string {
 			}
 		} else if h.pathReplaced && slicesContainsFold(defaultPathArgs, k) {
 			h.once(c, "pathReplaced:"+k, fmt.Errorf("PathArgs replaces the default path arguments, so %q of the tool %q is not judged as a path: add it to PathArgs, or list yours in ExtraPathArgs to keep the defaults", k, call.Name))
+		} else if _, ok := h.urlArgs.match(k); ok && holdsFileURL(call.Arguments[k]) {
+			keys = append(keys, k) // {"uri": "file:///etc/passwd"}: a path in a URL argument (MCP resources)
 		}
 	}
 	if len(keys) == 0 {
@@ -523,4 +525,15 @@ func toAny(l []string) []any {
 		out[i] = x
 	}
 	return out
+}
+
+// holdsFileURL: v is, or lists, a file: URL in any case.
+func holdsFileURL(v any) bool {
+	vals, _ := stringsOf(v)
+	for _, u := range vals {
+		if len(u) >= 5 && strings.EqualFold(u[:5], "file:") {
+			return true
+		}
+	}
+	return false
 }

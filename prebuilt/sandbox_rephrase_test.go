@@ -211,3 +211,18 @@ func TestSandboxJudgesCommandsSplitAcrossFields(t *testing.T) {
 	assert.False(t, o.Ran)
 	assert.Contains(t, o.Result.Text, "cannot be judged before it runs")
 }
+
+// Paths: a file: URL in a URL argument ({"uri": "file:///etc/passwd"},
+// as MCP resources are read) is a path, judged against the roots even
+// with no host check.
+func TestSandboxFileURLsInURLArguments(t *testing.T) {
+	_, work := tree(t)
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, prebuilt.Sandbox(prebuilt.SandboxConfig{}))
+	for _, args := range []map[string]any{{"uri": "file:///etc/passwd"}, {"URL": "FILE://localhost/etc/passwd"}, {"uri": []any{"file:/etc/passwd"}}} {
+		o := h.Tool("read_resource", args)
+		assert.False(t, o.Ran, "%v", args)
+		assert.Contains(t, o.Result.Text, "Sandbox: the path", "%v", args)
+	}
+	h.Tool("read_resource", map[string]any{"uri": "file://" + work + "/a.txt"}).RequireAllowed(t)
+	h.Tool("fetch", map[string]any{"url": "https://example.com/"}).RequireAllowed(t)
+}
