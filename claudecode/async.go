@@ -21,14 +21,8 @@ func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]
 	if subjects != nil && !hd.matcher.matches(subjects...) && (!toolEvents[h.event] || !hd.matcher.takesFolded(c, subjects...)) {
 		return false
 	}
-	if hd.rule != nil {
-		cwd := c.Workdir
-		if cwd == "" {
-			return false // no project directory to read the rule's paths from, and no tool event here
-		}
-		if !hd.rule.matches(subjects[0], args, cwd) {
-			return false
-		}
+	if hd.rule != nil && len(subjects) > 0 && !hd.rule.matches(subjects[0], args, c.Workdir) {
+		return false // with no Workdir, only a path rule cannot judge: it takes the call (rule.matches)
 	}
 	if hd.once {
 		first := false

@@ -81,6 +81,8 @@ func (r rule) matches(name string, args map[string]any, cwd string) bool {
 	switch {
 	case name == "Bash":
 		return anyOf("command", func(s string) bool { return commandMatches(r.spec, s) })
+	case pathTools[name] != "" && cwd == "":
+		return true // no project directory to place paths in: the handler runs, never skipped
 	case pathTools[name] != "":
 		key := pathTools[name]
 		if len(hooks.ArgumentKeys(args, key)) == 0 && (name == "Glob" || name == "Grep") {
@@ -124,8 +126,8 @@ func commandMatches(spec, command string) bool {
 			words[i] = w.Text
 		}
 		line := strings.Join(words, " ")
-		if commandLineMatches(spec, line) {
-			return true
+		if commandLineMatches(spec, line) || c.Name() != words[0] && commandLineMatches(spec, strings.Join(append([]string{c.Name()}, words[1:]...), " ")) {
+			return true // also by the program's name alone: "Bash(rm *)" takes /bin/rm
 		}
 		if len(c.Assigns) > 0 && commandLineMatches(spec, strings.Join(c.Assigns, " ")+" "+line) {
 			return true
@@ -147,7 +149,9 @@ func pathMatches(spec, p, cwd string) bool {
 	if p == "" {
 		return false
 	}
+	raw := p // as the OS reads it: links before ".."
 	if !filepath.IsAbs(p) {
+		raw = cwd + string(filepath.Separator) + p
 		p = filepath.Join(cwd, p)
 	}
 	p = filepath.ToSlash(filepath.Clean(p))
@@ -171,7 +175,22 @@ func pathMatches(spec, p, cwd string) bool {
 	if strings.HasSuffix(spec, "/") {
 		spec += "**"
 	}
-	return wildcard(path.Clean(spec), p, true)
+	spec = path.Clean(spec)
+	if wildcard(spec, p, true) {
+		return true
+	}
+	// The file the tool opens, links followed (/proc/self/root/etc/x is
+	// /etc/x, link/.env is where link leads): a rule on the target takes
+	// the call by any path to it.
+	r, err := filepath.EvalSymlinks(raw)
+	if err != nil {
+		dir, derr := filepath.EvalSymlinks(filepath.Dir(raw))
+		if derr != nil {
+			return false
+		}
+		r = filepath.Join(dir, filepath.Base(p))
+	}
+	return r != p && wildcard(spec, filepath.ToSlash(r), true)
 }
 
 // wildcard matches s against pattern, where "*" stands for any text (in

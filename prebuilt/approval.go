@@ -12,6 +12,7 @@ import (
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/internal/shell"
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // Rule matches tool calls: by tool name (a name, or a path.Match glob such
@@ -70,11 +71,41 @@ func (r rule) requires(call hooks.ToolCall) bool {
 	}
 	for k, re := range r.args {
 		keys := hooks.ArgumentKeys(call.Arguments, k)
-		if !slices.ContainsFunc(keys, func(key string) bool { return re.MatchString(argText(call.Arguments[key])) }) {
+		if !slices.ContainsFunc(keys, func(key string) bool {
+			v := call.Arguments[key]
+			if re.MatchString(argText(v)) {
+				return true
+			}
+			s, ok := v.(string)
+			return ok && anyCommandMatches(re, s)
+		}) {
 			return false
 		}
 	}
 	return true
+}
+
+// anyCommandMatches: s read as a shell reads it runs a command that
+// matches re (its words as the program receives them: "r"m -rf / is
+// rm -rf /, sudo rm is rm), or runs something the parser cannot read
+// or that is decided only when it runs: a Require rule takes it, as a
+// model must not talk its way past one by spelling.
+func anyCommandMatches(re *regexp.Regexp, s string) bool {
+	script, err := shell.Parse(s, shell.Config{})
+	if err != nil || len(script.Unresolved) > 0 {
+		return true
+	}
+	for _, c := range script.Commands {
+		words := make([]string, len(c.Args))
+		for i, w := range c.Args {
+			words[i] = w.Text
+		}
+		line := strings.Join(words, " ")
+		if re.MatchString(line) || len(c.Args) > 0 && re.MatchString(strings.Join(append([]string{c.Name()}, words[1:]...), " ")) {
+			return true // also as the program's name alone: /bin/rm is rm
+		}
+	}
+	return false
 }
 
 // allows reports whether the rule, as an Allow rule, exempts the call:
@@ -234,7 +265,11 @@ type approval struct {
 func (h *approval) Name() string { return h.name }
 
 func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
-	if allowsAny(h.allow, call) || (len(h.require) > 0 && !requiresAny(h.require, call)) {
+	if len(h.require) > 0 && !requiresAny(h.require, call) {
+		h.nearMiss(c, call.Name)
+		return nil, nil
+	}
+	if allowsAny(h.allow, call) {
 		return nil, nil
 	}
 	if !c.Interactive() {
@@ -283,4 +318,24 @@ func callDigest(call hooks.ToolCall) string {
 	data, _ := json.Marshal(call.Arguments)
 	sum := sha256.Sum256(append([]byte(call.Name+"\x00"), data...))
 	return hex.EncodeToString(sum[:8])
+}
+
+// nearMiss reports, once per run and tool, a call whose tool no Require
+// rule names but one nearly does ("shel" for shell): a guard that never
+// asks because of a typo must be loud.
+func (h *approval) nearMiss(c *hooks.Context, tool string) {
+	var names []string
+	for _, r := range h.require {
+		if r.tool != "" && !strings.ContainsAny(r.tool, "*?[") {
+			names = append(names, r.tool)
+		}
+	}
+	near, ok := suggest.Closest(tool, names)
+	if !ok || strings.EqualFold(near, tool) {
+		return
+	}
+	_, _ = c.Memo("approval:near:"+tool, func() (any, error) {
+		c.Diagnose(fmt.Errorf("approval: Require names the tool %q and the call's tool is %q (did you mean %q?): the call is not asked about", near, tool, tool))
+		return true, nil
+	})
 }

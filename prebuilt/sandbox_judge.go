@@ -3,6 +3,8 @@ package prebuilt
 import (
 	"fmt"
 	"net/url"
+	"os"
+	"regexp"
 	"strings"
 
 	"github.com/rienda/hooks"
@@ -66,10 +68,14 @@ func (h *sandbox) checkCommands(c *hooks.Context, call hooks.ToolCall) (string, 
 		if name != k {
 			h.once(c, "arg:"+k, fmt.Errorf("CommandArgs names %q and the call of %q has %q: judged as the same argument", name, call.Name, k))
 		}
+		v, reason := withArgs(call, call.Arguments[k])
+		if reason != "" {
+			return reason, nil
+		}
 		for _, d := range dirs {
 			env := env
 			env.workdir = d
-			reason, unres := h.judgeCommand(env, k, call.Arguments[k])
+			reason, unres := h.judgeCommand(env, k, v)
 			if reason != "" {
 				return reason, nil
 			}
@@ -167,7 +173,10 @@ func (h *sandbox) judgeCommand(env shellEnv, k string, v any) (string, []string)
 func (h *sandbox) commandURLs(k, raw string, script *shell.Script) (string, []string) {
 	var unresolved []string
 	for _, cmd := range script.Commands {
-		if reason, unres := h.downloadTargets(k, cmd); reason != "" {
+		if cmd.Guess {
+			// a command read from another's arguments (service ssh restart):
+			// only its URLs are judged, not its words as bare hosts
+		} else if reason, unres := h.downloadTargets(k, cmd); reason != "" {
 			return reason, nil
 		} else {
 			unresolved = append(unresolved, unres...)
@@ -203,6 +212,8 @@ func (h *sandbox) checkPaths(c *hooks.Context, call hooks.ToolCall) string {
 			}
 		} else if h.pathReplaced && slicesContainsFold(defaultPathArgs, k) {
 			h.once(c, "pathReplaced:"+k, fmt.Errorf("PathArgs replaces the default path arguments, so %q of the tool %q is not judged as a path: add it to PathArgs, or list yours in ExtraPathArgs to keep the defaults", k, call.Name))
+		} else if _, ok := h.urlArgs.match(k); ok && holdsFileURL(call.Arguments[k]) {
+			keys = append(keys, k) // {"uri": "file:///etc/passwd"}: a path in a URL argument (MCP resources)
 		}
 	}
 	if len(keys) == 0 {
@@ -292,7 +303,7 @@ func pick(args map[string]any, keys []string) map[string]any {
 // (not a URL).
 var downloadValueFlags = map[string]bool{"-o": true, "-O": true, "-d": true, "-H": true, "-X": true, "-u": true, "-A": true, "-e": true,
 	"-b": true, "-c": true, "-F": true, "-T": true, "-w": true, "-m": true, "-K": true, "-E": true, "-r": true, "-C": true,
-	"-P": true, "-U": true, "-t": true, "-a": true, "-i": true, "-B": true, "--output": true, "--data": true, "--header": true,
+	"-P": true, "-U": true, "-t": true, "-a": true, "-B": true, "--output": true, "--data": true, "--header": true,
 	"--request": true, "--user": true, "--user-agent": true, "--referer": true, "--cookie": true, "--form": true,
 	"--upload-file": true, "--write-out": true, "--max-time": true, "--config": true, "--output-document": true,
 	"--directory-prefix": true, "--data-raw": true, "--data-binary": true, "--data-urlencode": true, "--cookie-jar": true}
@@ -304,20 +315,27 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 	if flags, ok := hostFirst[cmd.Name()]; ok {
 		return h.firstHost(k, cmd, flags)
 	}
+	if remoteCopiers[cmd.Name()] {
+		return h.remotePaths(k, cmd)
+	}
 	if n := cmd.Name(); n != "curl" && n != "wget" {
 		return "", nil
 	}
 	args := cmd.Args[1:]
 	for i := 0; i < len(args); i++ {
 		a := args[i]
-		if a.Known && (a.Text == "-x" || a.Text == "--proxy") && i+1 < len(args) {
-			i++
-			a = args[i]
-		} else if a.Known && strings.HasPrefix(a.Text, "-") {
-			if downloadValueFlags[a.Text] {
-				i++
+		if a.Known && strings.HasPrefix(a.Text, "-") {
+			v, ok, reason := hostOption(cmd.Name(), args, &i)
+			if reason != "" {
+				return "", []string{reason}
 			}
-			continue
+			if !ok {
+				if downloadValueFlags[a.Text] {
+					i++
+				}
+				continue
+			}
+			a = v
 		}
 		if !a.Known {
 			return "", []string{"the address " + a.Text + " of " + cmd.Name() + " is decided only when it runs"}
@@ -335,14 +353,20 @@ func (h *sandbox) downloadTargets(k string, cmd shell.Command) (string, []string
 
 // dirArgs are the arguments in which a shell tool takes the directory
 // its command runs in (Codex's workdir, others' cwd).
-var dirArgs = []string{"workdir", "cwd", "working_directory", "dir", "directory"}
+var dirArgs = []string{"workdir", "cwd", "working_directory", "working_dir", "dir", "directory", "chdir", "cd", "base_dir", "project_dir"}
 
 // commandDirs are the directories a shell tool's command runs in: the
 // run's Workdir, and each directory argument of the call (a relative one
 // from the Workdir), so that {"workdir": "/", "command": "rm -rf etc"}
 // is judged in /.
 func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
-	dirs := []string{c.Workdir}
+	base := c.Workdir
+	if base == "" {
+		// No Workdir: a tool runs its command where the host runs, so
+		// "rm -rf etc" from / is judged as what it is there.
+		base, _ = os.Getwd()
+	}
+	dirs := []string{base}
 	for _, name := range dirArgs {
 		for _, k := range hooks.ArgumentKeys(call.Arguments, name) {
 			vals, ok := stringsOf(call.Arguments[k])
@@ -355,10 +379,10 @@ func commandDirs(c *hooks.Context, call hooks.ToolCall) ([]string, string) {
 				}
 				d := v
 				if !strings.HasPrefix(d, "/") {
-					if c.Workdir == "" {
+					if base == "" {
 						continue // as unknown as the run's own directory
 					}
-					d = c.Workdir + "/" + d
+					d = base + "/" + d
 				}
 				dirs = append(dirs, d)
 			}
@@ -393,4 +417,123 @@ func (h *sandbox) firstHost(k string, cmd shell.Command, valueFlags string) (str
 		return h.checkURL(k, host), nil
 	}
 	return "", nil
+}
+
+// hostOptions are the options of curl and wget whose value is a host the
+// program connects to, or a URL it fetches.
+var hostOptions = map[string]bool{"-x": true, "--proxy": true, "--preproxy": true, "--socks4": true, "--socks4a": true,
+	"--socks5": true, "--socks5-hostname": true, "--url": true, "--proxy-url": true}
+
+// hostOption reads the option at args[*i] when its value is a host or a
+// URL (-x host, -xhost, --proxy=host, --url=x), moving *i past its value;
+// reason is set for an option that sends the request elsewhere in a way
+// not judged here (--connect-to, --resolve, a config file, wget -e).
+func hostOption(prog string, args []shell.Word, i *int) (shell.Word, bool, string) {
+	t := args[*i].Text
+	name, value, hasEq := strings.Cut(t, "=")
+	elsewhere := name == "--connect-to" || name == "--resolve" || name == "--config" || name == "--execute" || name == "--input-file"
+	if prog == "curl" {
+		elsewhere = elsewhere || name == "-K"
+	} else {
+		elsewhere = elsewhere || name == "-e" || name == "-i"
+	}
+	switch {
+	case elsewhere:
+		return shell.Word{}, false, "the option " + name + " of " + prog + " takes hosts or URLs from elsewhere, not judged here"
+	case hostOptions[name] && hasEq:
+		return shell.Lit(value), true, ""
+	case hostOptions[name] && *i+1 < len(args):
+		*i++
+		return args[*i], true, ""
+	case prog == "curl" && len(t) > 2 && t[:2] == "-x":
+		return shell.Lit(t[2:]), true, ""
+	}
+	return shell.Word{}, false, ""
+}
+
+// remoteCopiers take [user@]host:path operands (scp, rsync, git's
+// scp-like URLs).
+var remoteCopiers = map[string]bool{"scp": true, "rsync": true, "git": true}
+
+// remotePath is [user@]host:path, the host a name, an IP or [IPv6]: for
+// git, only with a user (git@host:repo), since refspecs are a:b too.
+var remotePath = regexp.MustCompile(`^(?:([^@/:\s]+)@)?(\[[^\]]+\]|[A-Za-z0-9][A-Za-z0-9.-]*):`)
+
+// remotePaths judges the hosts of scp, rsync and git operands written
+// host:path, which are no URLs.
+func (h *sandbox) remotePaths(k string, cmd shell.Command) (string, []string) {
+	for _, a := range cmd.Args[1:] {
+		if strings.HasPrefix(a.Text, "-") || strings.Contains(a.Text, "://") {
+			continue
+		}
+		m := remotePath.FindStringSubmatch(a.Text)
+		if m == nil || cmd.Name() == "git" && m[1] == "" {
+			continue
+		}
+		if !a.Known {
+			return "", []string{"the host of " + a.Text + " is decided only when it runs"}
+		}
+		if reason := h.checkURL(k, m[2]); reason != "" {
+			return reason, nil
+		}
+	}
+	return "", nil
+}
+
+// argsArgs are the arguments in which a tool takes its command's
+// arguments apart from the command ({"command": "rm", "args": ["-rf",
+// "/"]}, as MCP shell servers do).
+var argsArgs = []string{"args", "arguments"}
+
+// withArgs is the command v with the call's separate arguments, as the
+// tool will run it: an argv when v is one word, else the text with the
+// arguments quoted after it.
+func withArgs(call hooks.ToolCall, v any) (any, string) {
+	var extra []string
+	for _, name := range argsArgs {
+		for _, k := range hooks.ArgumentKeys(call.Arguments, name) {
+			vals, ok := stringsOf(call.Arguments[k])
+			if !ok {
+				return nil, shapeReason(k, call.Arguments[k], "the command's arguments")
+			}
+			extra = append(extra, vals...)
+		}
+	}
+	if len(extra) == 0 {
+		return v, ""
+	}
+	s, ok := v.(string)
+	if !ok {
+		list, ok := stringsOf(v)
+		if !ok {
+			return v, "" // judgeCommand refuses the shape
+		}
+		return toAny(append(list, extra...)), ""
+	}
+	if !strings.ContainsAny(s, " \t\n") {
+		return toAny(append([]string{s}, extra...)), ""
+	}
+	for _, a := range extra {
+		s += " '" + strings.ReplaceAll(a, "'", `'\''`) + "'"
+	}
+	return s, ""
+}
+
+func toAny(l []string) []any {
+	out := make([]any, len(l))
+	for i, x := range l {
+		out[i] = x
+	}
+	return out
+}
+
+// holdsFileURL: v is, or lists, a file: URL in any case.
+func holdsFileURL(v any) bool {
+	vals, _ := stringsOf(v)
+	for _, u := range vals {
+		if len(u) >= 5 && strings.EqualFold(u[:5], "file:") {
+			return true
+		}
+	}
+	return false
 }

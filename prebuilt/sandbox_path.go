@@ -9,6 +9,10 @@ import (
 	"strings"
 )
 
+// procDir holds the links (/proc/self/cwd …) whose target depends on the
+// process that reads them.
+var procDir = string(filepath.Separator) + "proc" + string(filepath.Separator)
+
 // maxLinks bounds the symbolic links followed in one path, as the kernel
 // does (ELOOP), so a cycle of links ends.
 const maxLinks = 40
@@ -45,6 +49,12 @@ func resolvePath(p string) (string, error) {
 		case fi.Mode()&fs.ModeSymlink == 0:
 			resolved = next
 			continue
+		}
+		if strings.HasPrefix(next, procDir) {
+			// /proc/self/cwd, /proc/<pid>/root, /proc/self/fd/3: where they
+			// lead depends on the process that opens them (the tool's, not
+			// this one's), so no answer here is the tool's.
+			return "", fmt.Errorf("%s: %s is a link of /proc, which leads where the process that opens it is", p, next)
 		}
 		if links++; links > maxLinks {
 			return "", fmt.Errorf("%s: too many levels of symbolic links", p)

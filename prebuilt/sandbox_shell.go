@@ -4,6 +4,7 @@ import (
 	"path"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/rienda/hooks/internal/shell"
@@ -35,6 +36,53 @@ var builtinShellRules = []shellRule{
 	{"git push --force", gitForcePush},
 	{curlRuleName, curlPipeShell},
 	{"mkfs, or dd onto a device", diskWipe},
+	{moveRuleName, moveOrLinkRoot},
+}
+
+const moveRuleName = "mv, rsync --delete or ln -s on /, ~, . or a device"
+
+// moveOrLinkRoot: mv of such a directory away (as good as rm -rf),
+// rsync --delete into one (it deletes what the source lacks), and ln -s
+// to one or to a device (a later command through the link reaches it,
+// and links made by the script are not followed by these rules).
+func moveOrLinkRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
+	if n := c.Name(); n != "mv" && n != "rsync" && n != "ln" {
+		return verdict{} // the common case: nothing to sort
+	}
+	var opts, ops []shell.Word
+	for _, a := range c.Args[1:] {
+		if a.Known && strings.HasPrefix(a.Text, "-") && len(a.Text) > 1 {
+			opts = append(opts, a)
+		} else {
+			ops = append(ops, a)
+		}
+	}
+	has := func(short byte, long string) bool {
+		return slices.ContainsFunc(opts, func(o shell.Word) bool {
+			return strings.HasPrefix(o.Text, long) || !strings.HasPrefix(o.Text, "--") && strings.IndexByte(o.Text, short) > 0
+		})
+	}
+	switch c.Name() {
+	case "mv":
+		if len(ops) > 1 {
+			srcs := slices.DeleteFunc(slices.Clone(ops[:len(ops)-1]), func(w shell.Word) bool {
+				return w.Glob && !strings.HasPrefix(w.Text, "/") && !strings.HasPrefix(w.Text, "~") // mv * sub/ keeps them here
+			})
+			return judgeTargets(env, c, srcs, moveRuleName)
+		}
+	case "rsync":
+		if len(ops) > 1 && has(0, "--del") {
+			return judgeTargets(env, c, ops[len(ops)-1:], moveRuleName)
+		}
+	case "ln":
+		if len(ops) > 0 && has('s', "--sym") {
+			if ops[0].Known && deviceTarget(env, c.Dirs, ops[0].Text) {
+				return verdict{rule: moveRuleName}
+			}
+			return judgeTargets(env, c, ops[:1], moveRuleName)
+		}
+	}
+	return verdict{}
 }
 
 // args returns a command's arguments' texts and whether they are all known.
@@ -61,8 +109,8 @@ func rmRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
 			targets = append(targets, a)
 		case t == "--":
 			dashdash = true
-		case t == "--recursive", t == "--no-preserve-root":
-			recursive = true
+		case longOption(t, "--recursive", 3), t == "--no-preserve-root":
+			recursive = true // GNU takes any unambiguous prefix: --r, --rec
 		case !strings.HasPrefix(t, "--") && strings.ContainsAny(t, "rR"):
 			recursive = true
 		}
@@ -254,7 +302,7 @@ func chmodRoot(env shellEnv, c shell.Command, _ []shell.Command) verdict {
 		switch t := a.Text; {
 		case !a.Known:
 			rest = append(rest, a)
-		case t == "-R" || t == "--recursive" || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "R"):
+		case t == "-R" || longOption(t, "--recursive", 3) || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.Contains(t, "R"):
 			recursive = true
 		case !strings.HasPrefix(t, "-"):
 			rest = append(rest, a)
@@ -283,7 +331,8 @@ func gitForcePush(_ shellEnv, c shell.Command, _ []shell.Command) verdict {
 	}
 	for _, a := range args[i+1:] {
 		switch {
-		case a == "--force", a == "-f", strings.HasPrefix(a, "--force-with-lease"), strings.HasPrefix(a, "--force-if-includes"), a == "--mirror":
+		case a == "-f", strings.HasPrefix(a, "--force"), longOption(a, "--force-with-lease", 4), longOption(a, "--force-if-includes", 4),
+			longOption(a, "--mirror", 4): // git takes an unambiguous prefix too: --forc, --mir
 			return verdict{rule: "git push --force"}
 		case strings.HasPrefix(a, "-") && !strings.HasPrefix(a, "--") && strings.Contains(a, "f"):
 			return verdict{rule: "git push --force"} // -fu and the like
@@ -324,7 +373,12 @@ var curlSubst = regexp.MustCompile(`\b(?:ba|z|da|k)?sh\b[^|;&]*(?:\$\(|<\(|` + "
 // diskWipe: mkfs, or dd, shred or a redirection writing onto a device.
 func diskWipe(env shellEnv, c shell.Command, _ []shell.Command) verdict {
 	name := c.Name()
-	if strings.HasPrefix(name, "mkfs") || name == "wipefs" {
+	if strings.HasPrefix(name, "mkfs") || deviceWipers[name] {
+		return verdict{rule: "mkfs, or dd onto a device"}
+	}
+	if partitioners[name] && !slices.ContainsFunc(c.Args[1:], func(a shell.Word) bool {
+		return a.Known && (a.Text == "-l" || a.Text == "--list" || a.Text == "-p" || a.Text == "--print" || a.Text == "print")
+	}) && slices.ContainsFunc(c.Args[1:], func(a shell.Word) bool { return !a.Known || deviceTarget(env, c.Dirs, a.Text) }) {
 		return verdict{rule: "mkfs, or dd onto a device"}
 	}
 	for _, a := range c.Args[1:] {
@@ -335,38 +389,62 @@ func diskWipe(env shellEnv, c shell.Command, _ []shell.Command) verdict {
 			if !a.Known {
 				return verdict{unresolved: "the output " + a.Text + " of " + name + " is decided only when it runs"}
 			}
-			if deviceTarget(t) {
+			if deviceTarget(env, c.Dirs, t) {
 				return verdict{rule: "mkfs, or dd onto a device"}
 			}
 		}
 	}
 	if name == "tee" || name == "cp" || name == "install" || name == "mv" {
 		for _, a := range c.Args[1:] {
-			if a.Known && deviceTarget(a.Text) && (name == "tee" || a.Text == c.Args[len(c.Args)-1].Text) {
+			if a.Known && deviceTarget(env, c.Dirs, a.Text) && (name == "tee" || a.Text == c.Args[len(c.Args)-1].Text) {
 				return verdict{rule: "mkfs, or dd onto a device"}
 			}
 		}
 	}
 	for _, r := range c.Redirs {
-		if strings.Contains(r.Op, ">") && r.Target.Known && deviceTarget(r.Target.Text) {
+		if strings.Contains(r.Op, ">") && r.Target.Known && deviceTarget(env, c.Dirs, r.Target.Text) {
 			return verdict{rule: "mkfs, or dd onto a device"}
 		}
 	}
 	return verdict{}
 }
 
-// deviceTarget: p, resolved, is a device under /dev other than the
-// harmless ones (null, zero, the terminal, standard streams).
-func deviceTarget(p string) bool {
-	if !strings.HasPrefix(p, "/") || harmlessDevice(path.Clean(p)) {
+// deviceWipers write over a whole device whatever their arguments.
+var deviceWipers = map[string]bool{"wipefs": true, "mke2fs": true, "mkswap": true, "mkntfs": true, "mkdosfs": true,
+	"mkexfatfs": true, "blkdiscard": true}
+
+// partitioners rewrite a device's partition table when given one
+// (not with -l or print).
+var partitioners = map[string]bool{"fdisk": true, "sfdisk": true, "sgdisk": true, "gdisk": true, "cfdisk": true, "parted": true}
+
+// deviceTarget: p, resolved (a relative p from each directory the command
+// may run in: a link in the work directory may lead to a device), is a
+// device under /dev other than the harmless ones (null, zero, the
+// terminal, standard streams).
+func deviceTarget(env shellEnv, dirs []shell.Word, p string) bool {
+	if p == "" || harmlessDevice(path.Clean(p)) {
 		return false
 	}
-	r, err := resolvePath(filepath.FromSlash(p))
-	if err != nil {
-		return true
+	cands := []string{p}
+	if !strings.HasPrefix(p, "/") {
+		cands, _ = candidateDirs(env, dirs)
+		for i, b := range cands {
+			cands[i] = b + "/" + p
+		}
 	}
-	r = filepath.ToSlash(r)
-	return strings.HasPrefix(r, "/dev/") && !harmlessDevice(r)
+	for _, c := range cands {
+		if !strings.HasPrefix(c, "/") {
+			continue
+		}
+		r, err := resolvePath(filepath.FromSlash(c))
+		if err != nil {
+			return true
+		}
+		if r = filepath.ToSlash(r); strings.HasPrefix(r, "/dev/") && !harmlessDevice(r) {
+			return true
+		}
+	}
+	return false
 }
 
 func harmlessDevice(p string) bool {
@@ -381,4 +459,12 @@ func harmlessDevice(p string) bool {
 // patterns.
 func commandLine(c shell.Command) string {
 	return strings.Join(texts(c.Args), " ")
+}
+
+// longOption reports whether t is the long option full or a prefix of it
+// at least min characters long, as getopt_long and git accept them
+// (before any "=value").
+func longOption(t, full string, min int) bool {
+	t, _, _ = strings.Cut(t, "=")
+	return len(t) >= min && strings.HasPrefix(full, t)
 }

@@ -49,6 +49,11 @@ type Command struct {
 	// pushd before it in the script (empty: the caller's; a Word that is
 	// not Known: a directory decided at run time).
 	Dirs []Word
+	// Guess is true for a command read from the arguments of a program
+	// that may or may not run it (strace rm -rf /, ssh host 'rm -rf /',
+	// the strings of python -c code): a deny rule judges it, but what
+	// cannot be resolved in it is not counted (it may be no command).
+	Guess bool
 }
 
 // Redir is one redirection: its operator (">", ">>", "<", "<<<") and
@@ -79,12 +84,45 @@ type Script struct {
 // parsers are reused: a Parser allocates buffers that Parse resets.
 var parsers = sync.Pool{New: func() any { return syntax.NewParser(syntax.Variant(syntax.LangBash)) }}
 
+// MaxLen is the longest command Parse reads: a command line past it (the
+// kernel takes 128 KB in one argument) is an error, not a long wait.
+const MaxLen = 256 << 10
+
+// maxMessage bounds one unresolved message.
+const maxMessage = 300
+
+// maxNesting bounds the brackets one within another ($(, (, {): the
+// parser's time grows with it, and no command needs hundreds.
+const maxNesting = 200
+
+// nesting is the deepest run of open brackets in src, quotes not told
+// apart (a bound, not a parse).
+func nesting(src string) int {
+	d, top := 0, 0
+	for i := 0; i < len(src); i++ {
+		switch src[i] {
+		case '(', '{':
+			if d++; d > top {
+				top = d
+			}
+		case ')', '}':
+			if d > 0 {
+				d--
+			}
+		}
+	}
+	return top
+}
+
 // maxDepth bounds the shells, evals and wrappers within one another.
 const maxDepth = 16
 
 // Parse reads src as bash does, and returns what it will run. A parse
 // error is an error: the caller refuses the command.
 func Parse(src string, cfg Config) (*Script, error) {
+	if len(src) > MaxLen {
+		return nil, fmt.Errorf("the command is %d bytes long, more than the %d a policy reads", len(src), MaxLen)
+	}
 	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	if err := w.script(src, 0, nil); err != nil {
 		return nil, err
@@ -96,6 +134,13 @@ func Parse(src string, cfg Config) (*Script, error) {
 // them: no quotes, no globs), as a tool that runs argv directly does:
 // ["bash", "-lc", "rm -rf ~"] runs the script.
 func ParseArgv(argv []string, cfg Config) (*Script, error) {
+	n := 0
+	for _, a := range argv {
+		n += len(a) + 1
+	}
+	if n > MaxLen || len(argv) > maxWords {
+		return nil, fmt.Errorf("the command has %d arguments and %d bytes, more than a policy reads (%d words, %d bytes)", len(argv), n, maxWords, MaxLen)
+	}
 	w := &walker{cfg: cfg, out: &Script{}, vars: map[string]*string{}, aliases: map[string]string{}}
 	words := make([]Word, len(argv))
 	for i, a := range argv {
@@ -122,10 +167,41 @@ type walker struct {
 	words   int  // words made so far (bounded: maxWords)
 	via     []string
 	depth   int
+	guess   bool            // walking a Guess: nothing is unresolved
+	tooMany bool            // the words bound was reported
+	src     string          // the script being walked
+	written map[string]bool // files the script writes (> file, tee file): a script run from one is its own
+	// guessBytes is the text guesses parsed so far (bounded: maxGuessBytes).
+	guessBytes int
+}
+
+// wrote records a file the script writes.
+func (w *walker) wrote(f string) {
+	if w.written == nil {
+		w.written = map[string]bool{}
+	}
+	w.written[path.Clean(f)] = true
+}
+
+// writes reports whether the script wrote the file f before.
+func (w *walker) writes(f Word) bool {
+	return f.Known && w.written[path.Clean(f.Text)]
+}
+
+// add records a command that will run.
+func (w *walker) add(cmd Command) {
+	cmd.Guess = cmd.Guess || w.guess
+	w.out.Commands = append(w.out.Commands, cmd)
 }
 
 func (w *walker) unresolved(format string, args ...any) {
+	if w.guess {
+		return // an argument that may be no command at all
+	}
 	msg := fmt.Sprintf(format, args...)
+	if len(msg) > maxMessage {
+		msg = strings.ToValidUTF8(msg[:maxMessage], "") + "…" // a reason, not a copy of a huge command
+	}
 	if len(w.via) > 0 {
 		msg += " (in " + strings.Join(w.via, " → ") + ")"
 	}
@@ -139,14 +215,17 @@ func (w *walker) script(src string, depth int, via []string) error {
 		return nil
 	}
 	p := parsers.Get().(*syntax.Parser)
+	if d := nesting(src); d > maxNesting {
+		return fmt.Errorf("the command nests brackets %d deep, more than the %d a policy reads", d, maxNesting)
+	}
 	f, err := p.Parse(strings.NewReader(src), "")
 	parsers.Put(p)
 	if err != nil {
 		return fmt.Errorf("the command cannot be parsed as a shell would: %w", err)
 	}
-	saved, savedDepth := w.via, w.depth
-	w.via, w.depth = via, depth
-	defer func() { w.via, w.depth = saved, savedDepth }()
+	saved, savedDepth, savedSrc := w.via, w.depth, w.src
+	w.via, w.depth, w.src = via, depth, src
+	defer func() { w.via, w.depth, w.src = saved, savedDepth, savedSrc }()
 	w.stmts(f.Stmts)
 	return nil
 }
@@ -186,6 +265,10 @@ func (w *walker) substs(n syntax.Node) {
 
 func (w *walker) stmt(s *syntax.Stmt) {
 	if s == nil {
+		return
+	}
+	if s.Cmd == nil && len(s.Redirs) > 0 {
+		w.call(&syntax.CallExpr{}, s) // "> file" alone opens the file, as ": > file" does
 		return
 	}
 	switch c := s.Cmd.(type) {
@@ -232,8 +315,19 @@ func (w *walker) stmt(s *syntax.Stmt) {
 	case *syntax.CoprocClause:
 		w.stmt(c.Stmt)
 	case *syntax.DeclClause:
+		ref := c.Variant.Value == "nameref"
+		for _, a := range c.Args {
+			if a.Naked && a.Name == nil && a.Value != nil {
+				if f := a.Value.Lit(); strings.HasPrefix(f, "-") && strings.ContainsAny(f, "ni") {
+					ref = true // declare -n r=HOME: $r is $HOME; -i: values evaluated as arithmetic
+				}
+			}
+		}
 		for _, a := range c.Args {
 			w.assign(a, true)
+			if ref && a.Name != nil {
+				w.setVar(a.Name.Value, nil)
+			}
 		}
 	default: // arithmetic, tests, let
 		w.substs(c)
@@ -311,6 +405,11 @@ func (w *walker) assign(a *syntax.Assign, global bool) string {
 	if global {
 		w.setVar(a.Name.Value, val)
 	}
+	if val != nil && strings.ContainsAny(*val, "$`") {
+		// x='a[$(rm -rf /)]' runs when arithmetic reads $x: its text is
+		// judged as a script too.
+		w.embeddedWord(Lit(*val), append(append([]string(nil), w.via...), "the value of "+a.Name.Value), w.depth)
+	}
 	return text
 }
 
@@ -334,12 +433,19 @@ func (w *walker) call(c *syntax.CallExpr, s *syntax.Stmt) {
 		if r.Hdoc != nil {
 			red.Target = w.heredoc(r)
 		}
+		if strings.Contains(red.Op, ">") && red.Target.Known {
+			w.wrote(red.Target.Text)
+		}
 		cmd.Redirs = append(cmd.Redirs, red)
 	}
 	for _, a := range c.Args {
 		cmd.Args = append(cmd.Args, w.fields(a)...)
 	}
 	if len(cmd.Args) == 0 {
+		if len(cmd.Redirs) > 0 {
+			cmd.Args = []Word{Lit(":")} // "> file" alone opens the file as ": > file" does
+			w.add(cmd)
+		}
 		return
 	}
 	if err := w.command(cmd, s, w.depth); err != nil {

@@ -63,7 +63,7 @@ func TestParseFindsEveryCommand(t *testing.T) {
 		`find / -exec rm -rf {} \;`:                      {"find / -exec rm -rf {} ;", "rm -rf /"},
 		`find /etc -delete`:                              {"find /etc -delete", "rm -r /etc"},
 		`echo $(rm -rf /)`:                               {"rm -rf /", "echo <$(rm -rf /)>"},
-		"echo `rm -rf /`":                                {"rm -rf /", "echo <$(rm -rf /)>"},
+		"echo `rm -rf /`":                                {"rm -rf /", "echo <`rm -rf /`>"},
 		`cat <(rm -rf /)`:                                {"rm -rf /", "cat <<(rm -rf /)>"},
 		`(cd /; rm -rf etc) | { tee x; }`:                {"cd /", "rm -rf etc", "tee x"},
 		`f() { rm -rf /; }; f`:                           {"rm -rf /", "f"},

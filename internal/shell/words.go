@@ -42,14 +42,17 @@ const maxWords = 1 << 16
 func (w *walker) fields(word *syntax.Word) []Word {
 	w.substs(word)
 	if w.words > maxWords {
-		w.unresolved("the command has more than %d words", maxWords)
-		return []Word{{Text: source(word)}}
+		if !w.tooMany {
+			w.tooMany = true
+			w.unresolved("the command has more than %d words", maxWords)
+		}
+		return []Word{{Text: w.source(word)}}
 	}
 	if syntax.SplitBraces(word) {
 		parts, ok := expandBraces(word.Parts, maxFields)
 		if !ok {
-			w.unresolved("the brace expansion in %q makes more than %d words", source(word), maxFields)
-			return []Word{{Text: source(word)}}
+			w.unresolved("the brace expansion in %q makes more than %d words", w.source(word), maxFields)
+			return []Word{{Text: w.source(word)}}
 		}
 		w.words += len(parts)
 		out := make([]Word, 0, len(parts))
@@ -60,14 +63,24 @@ func (w *walker) fields(word *syntax.Word) []Word {
 	}
 	w.words++
 	r := w.word(word)
-	if r.Known && w.split && strings.ContainsAny(r.Text, " \t\n") {
-		var out []Word
-		for _, f := range strings.Fields(r.Text) {
-			out = append(out, Word{Text: f, Known: true, Glob: r.Glob})
-		}
-		return out
+	if !r.Known || !w.split {
+		return []Word{r}
 	}
-	return []Word{r}
+	ifs := " \t\n"
+	if v, set := w.vars["IFS"]; set {
+		if v == nil {
+			return []Word{{Text: w.source(word)}} // split on characters decided only when it runs
+		}
+		ifs = *v
+	}
+	if ifs == "" || !strings.ContainsAny(r.Text, ifs) {
+		return []Word{r}
+	}
+	var out []Word
+	for _, f := range strings.FieldsFunc(r.Text, func(c rune) bool { return strings.ContainsRune(ifs, c) }) {
+		out = append(out, Word{Text: f, Known: true, Glob: r.Glob})
+	}
+	return out
 }
 
 // word resolves one word (no brace expansion).
@@ -106,6 +119,9 @@ func (w *walker) word(word *syntax.Word) Word {
 			if s, ok := w.param(p); ok {
 				b.WriteString(s)
 				w.split = true
+				if strings.ContainsAny(s, "*?[") {
+					r.Glob = true // an unquoted expansion is a pattern too: x='/usr/*'; rm -rf $x
+				}
 			} else {
 				r.Known = false
 			}
@@ -119,7 +135,7 @@ func (w *walker) word(word *syntax.Word) Word {
 		}
 	}
 	if !r.Known {
-		r.Text = source(word)
+		r.Text = w.source(word)
 		return r
 	}
 	r.Text = b.String()
@@ -300,7 +316,18 @@ func isDigit(c byte, base int) bool {
 	return false
 }
 
-// source is a word's text as written.
+// source is a node's text as written: a slice of the script being walked
+// (no copy, however deep the node), or printed when it has no place in
+// it (a here-document's body).
+func (w *walker) source(n syntax.Node) string {
+	p, e := n.Pos(), n.End()
+	if p.IsValid() && e.IsValid() && p.Offset() <= e.Offset() && int(e.Offset()) <= len(w.src) {
+		return w.src[p.Offset():e.Offset()]
+	}
+	return source(n)
+}
+
+// source is a node's text, printed.
 func source(n syntax.Node) string {
 	var b strings.Builder
 	if err := syntax.NewPrinter().Print(&b, n); err != nil {

@@ -3,6 +3,7 @@ package shell
 import (
 	"path"
 	"regexp"
+	"slices"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
@@ -50,11 +51,18 @@ var wrappers = map[string]wrapper{
 	"caffeinate": {values: "tw"},
 }
 
+// interpreters run a script file they are given.
+var interpreters = map[string]bool{"python": true, "python3": true, "python2": true, "perl": true, "ruby": true, "node": true,
+	"php": true, "lua": true, "Rscript": true, "deno": true, "bun": true, "tclsh": true}
+
 // shells run a script: -c SCRIPT, a script file, or their input.
 var shells = map[string]bool{"sh": true, "bash": true, "zsh": true, "dash": true, "ksh": true, "mksh": true,
-	"ash": true, "yash": true, "rbash": true, "posh": true}
+	"ash": true, "yash": true, "rbash": true, "posh": true, "ksh93": true, "fish": true, "csh": true, "tcsh": true}
 
 var assignWord = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
+
+// assignName is a variable's name.
+var assignName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // command walks one simple command: it unwraps what runs another command
 // and records what runs.
@@ -71,18 +79,38 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	}
 	first := cmd.Args[0]
 	if !first.Known || first.Glob {
-		w.out.Commands = append(w.out.Commands, cmd)
+		w.add(cmd)
 		w.unresolved("the command name %s is decided only when it runs", first.Text)
 		return nil
 	}
 	name := path.Base(first.Text)
+	if w.writes(first) {
+		w.add(cmd)
+		w.unresolved("%s is a program the command itself writes: what it runs is decided only when it runs", first.Text)
+		return nil
+	}
+	if interpreters[name] {
+		for _, a := range cmd.Args[1:] {
+			if w.writes(a) {
+				w.unresolved("%s runs %s, a script the command itself writes", name, a.Text)
+			}
+		}
+	}
+	if name == "tee" {
+		for _, a := range cmd.Args[1:] {
+			if a.Known && !strings.HasPrefix(a.Text, "-") {
+				w.wrote(a.Text)
+			}
+		}
+	}
 	if value, ok := w.aliases[first.Text]; ok && len(w.via) < maxDepth {
 		return w.alias(cmd, value, depth)
 	}
 	if spec, ok := wrappers[name]; ok {
 		return w.unwrap(cmd, name, spec, depth)
 	}
-	w.out.Commands = append(w.out.Commands, cmd)
+	w.add(cmd)
+	w.assigned(cmd, depth)
 	args := cmd.Args[1:]
 	switch {
 	case shells[name]:
@@ -96,7 +124,21 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 	case name == "find":
 		w.find(cmd, depth)
 	case name == "cd" || name == "pushd":
-		w.cd(args)
+		w.cd(cmd, args)
+	case name == "read" || name == "getopts" || name == "printf" && len(args) > 1 && args[0].Text == "-v":
+		for _, a := range args {
+			if a.Known && assignName.MatchString(a.Text) {
+				w.setVar(a.Text, nil) // set from the input: decided only when it runs
+			}
+		}
+	case name == "git":
+		w.gitAliases(cmd, args, depth)
+	case name == "trap":
+		w.trap(args, depth)
+	case name == "mapfile" || name == "readarray":
+		w.callback(cmd, args, depth)
+	case name == "parallel":
+		w.parallel(cmd, args, depth)
 	case name == "alias":
 		for _, a := range args {
 			if n, v, ok := strings.Cut(a.Text, "="); ok && a.Known {
@@ -105,6 +147,8 @@ func (w *walker) command(cmd Command, s *syntax.Stmt, depth int) error {
 				w.unresolved("the alias %s is decided only when it runs", a.Text)
 			}
 		}
+	default:
+		w.guessed(cmd, depth)
 	}
 	return nil
 }
@@ -126,6 +170,11 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 		operands = operands[1:]
 	}
 	inner.Args = append([]Word(nil), operands...)
+	if len(inner.Args) == 0 && len(inner.Redirs) > 0 && !spec.user && name != "sudo" && name != "doas" {
+		inner.Args = []Word{Lit(":")} // exec > file: every later command writes there
+		w.add(inner)
+		return nil
+	}
 	if spec.input {
 		if len(inner.Args) == 0 {
 			inner.Args = []Word{Lit("echo")}
@@ -139,7 +188,17 @@ func (w *walker) unwrap(cmd Command, name string, spec wrapper, depth int) error
 				rest = rest[1:]
 			}
 		}
-		return nil // a login shell with no script reads the tool's input: nothing here
+		if !slices.ContainsFunc(cmd.Args[1:], func(a Word) bool {
+			t := a.Text
+			return a.Known && (strings.HasPrefix(t, "--command") || strings.HasPrefix(t, "-") && !strings.HasPrefix(t, "--") && strings.ContainsRune(t[1:], 'c'))
+		}) {
+			w.stdinScript(cmd, name, depth) // a shell with no script reads its input: a pipe, a here-string
+		}
+		return nil
+	}
+	if len(inner.Args) == 0 && (name == "sudo" || name == "doas") {
+		w.stdinScript(cmd, name, depth) // sudo -s, sudo -i: a shell reading its input
+		return nil
 	}
 	if spec.joins {
 		w.joined(cmd, inner.Args, name, depth)
@@ -222,7 +281,7 @@ func (w *walker) splitString(inner *Command, v Word) {
 		w.unresolved("env -S %q cannot be read as one command", v.Text)
 		return
 	}
-	w.out.Commands = append(w.out.Commands, Command{Args: sub.Commands[0].Args, Via: append(append([]string(nil), inner.Via...), "env -S"),
+	w.add(Command{Args: sub.Commands[0].Args, Via: append(append([]string(nil), inner.Via...), "env -S"),
 		Pipeline: inner.Pipeline, Stage: inner.Stage, Dirs: inner.Dirs})
 }
 
@@ -311,7 +370,7 @@ func (w *walker) joined(cmd Command, args []Word, via string, depth int) {
 // pipe says.
 func (w *walker) scriptFile(cmd Command, name string, f Word, depth int) {
 	switch {
-	case f.Subst || !f.Known:
+	case f.Subst || !f.Known || w.writes(f):
 		w.unresolved("%s runs %s, a script that another command writes or that is decided only when it runs", name, f.Text)
 	case f.Text == "/dev/stdin" || f.Text == "-" || strings.HasPrefix(f.Text, "/dev/fd/") || strings.HasPrefix(f.Text, "/proc/self/fd/"):
 		w.stdinScript(cmd, name, depth)
