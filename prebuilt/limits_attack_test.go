@@ -1,0 +1,85 @@
+package prebuilt_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"sync/atomic"
+	"testing"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/prebuilt"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// Parallel model requests of one run race the model-call count: each
+// reads the count before any is counted. A limit of n lets n through.
+func TestModelCallLimitLetsExactlyTheLimitThroughParallelRequests(t *testing.T) {
+	const limit, calls = 3, 32
+	_, run := start(t, prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: limit}))
+	var ran atomic.Int64
+	var wg sync.WaitGroup
+	for range calls {
+		wg.Go(func() {
+			_, err := run.CallModel(context.Background(), hooks.ModelRequest{}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+				ran.Add(1)
+				return hooks.ModelResponse{Text: "r"}, nil
+			})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	assert.EqualValues(t, limit, ran.Load())
+}
+
+// Two model calls of one run in flight at once, to models of different
+// prices: each is priced as its own model.
+func TestBudgetPricesParallelCallsEachByItsModel(t *testing.T) {
+	b := prebuilt.Budget(prebuilt.BudgetConfig{MaxCost: 1000, WarnAt: -1, Prices: map[string]prebuilt.Price{
+		"cheap": {Input: 0, Output: 0}, "dear": {Input: 1e6, Output: 0}}})
+	_, run := start(t, b)
+	dearIn, cheapIn := make(chan struct{}), make(chan struct{})
+	var wg sync.WaitGroup
+	call := func(model string, entered, wait chan struct{}) {
+		defer wg.Done()
+		_, err := run.CallModel(context.Background(), hooks.ModelRequest{Model: model}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+			close(entered)
+			<-wait
+			return hooks.ModelResponse{Text: "r", Usage: hooks.Usage{InputTokens: 1}}, nil
+		})
+		assert.NoError(t, err)
+	}
+	wg.Add(2)
+	go call("dear", dearIn, cheapIn) // dear answers once cheap has entered
+	<-dearIn
+	done := make(chan struct{})
+	close(done)
+	go call("cheap", cheapIn, done)
+	wg.Wait()
+	// A cost of 1 (one dear input token at 1e6 per million) is what was spent.
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+	assert.Contains(t, stateOf(t, snap, "budget"), `"cost":1`)
+}
+
+// A provider error after tokens were spent (a stream cut mid-way whose
+// error carries the Usage) counts; and once the budget is passed, a retry
+// makes no more attempts.
+func TestBudgetCountsFailedAttemptsAndARetryCannotSpendPastIt(t *testing.T) {
+	attempts := 0
+	failing := func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		attempts++
+		return hooks.ModelResponse{Usage: hooks.Usage{InputTokens: 60}}, errors.New("stream cut")
+	}
+	_, run := start(t, prebuilt.ModelRetry(prebuilt.ModelRetryConfig{MaxAttempts: 5, Backoff: fast}),
+		prebuilt.Budget(prebuilt.BudgetConfig{MaxTokens: 100, WarnAt: -1}))
+	_, err := run.CallModel(context.Background(), hooks.ModelRequest{}, failing)
+	require.Error(t, err)
+	assert.Equal(t, 2, attempts, "the second attempt passed the budget: no third")
+	assert.Contains(t, err.Error(), "budget exceeded: 120 of 100 tokens")
+	reply, err := run.CallModel(context.Background(), hooks.ModelRequest{}, failing)
+	require.NoError(t, err)
+	assert.NotNil(t, reply.End, "the next request ends the run")
+	assert.Equal(t, 2, attempts)
+}
