@@ -204,10 +204,13 @@ func (cfg ModelCallLimitConfig) check() error {
 
 // ModelCallLimit returns a hook that ends the run, with a reason as its
 // output, at the model request that would go past Run calls (with
-// OnLimit ErrorRun: fails it with a *LimitError). It counts as
-// the run does (Context.ModelCalls: requests let through to the model, a
-// retried or fallen-back call once), which a snapshot keeps, so it needs
-// no state of its own.
+// OnLimit ErrorRun: fails it with a *LimitError). A request counts when
+// this hook lets it through (a retried or fallen-back call once; list it
+// after a hook that answers from a cache, whose answers should not
+// count), under one lock, so parallel requests of a run cannot all read
+// the count before any is counted; the count is the run state, kept
+// across Snapshot and Resume, and never below the run's own
+// (Context.ModelCalls).
 func ModelCallLimit(cfg ModelCallLimitConfig) hooks.Hook {
 	mustValid("ModelCallLimit", cfg.check())
 	msg := cfg.Message
@@ -218,16 +221,31 @@ func ModelCallLimit(cfg ModelCallLimitConfig) hooks.Hook {
 }
 
 type modelCallLimit struct {
-	name string
-	run  int
-	end  *hooks.End
-	fail bool // ErrorRun
+	name  string
+	run   int
+	end   *hooks.End
+	fail  bool // ErrorRun
+	state keeper[modelCounts]
+}
+
+// modelCounts is ModelCallLimit's run state: the requests it let through.
+type modelCounts struct {
+	Calls int `json:"calls"`
 }
 
 func (h *modelCallLimit) Name() string { return h.name }
 
 func (h *modelCallLimit) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	n := c.ModelCalls()
+	s, err := h.state.get(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	n := max(s.v.Calls, c.ModelCalls())
+	if n < h.run {
+		s.v.Calls = n + 1
+	}
+	s.mu.Unlock()
 	if n < h.run {
 		return nil, nil
 	}

@@ -13,22 +13,46 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
+// gate is a hook listed after a limit: each request the limit lets
+// through waits in it until every request has been decided, so that
+// parallel requests read the count before any is counted.
+type gate struct {
+	events  chan struct{}
+	release chan struct{}
+}
+
+func (g *gate) Name() string { return "gate" }
+
+func (g *gate) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+	g.events <- struct{}{}
+	<-g.release
+	return nil, nil
+}
+
 // Parallel model requests of one run race the model-call count: each
 // reads the count before any is counted. A limit of n lets n through.
 func TestModelCallLimitLetsExactlyTheLimitThroughParallelRequests(t *testing.T) {
-	const limit, calls = 3, 32
-	_, run := start(t, prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: limit}))
+	const limit, calls = 3, 16
+	g := &gate{events: make(chan struct{}), release: make(chan struct{})}
+	_, run := start(t, prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: limit}), g)
 	var ran atomic.Int64
 	var wg sync.WaitGroup
 	for range calls {
 		wg.Go(func() {
-			_, err := run.CallModel(context.Background(), hooks.ModelRequest{}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+			reply, err := run.CallModel(context.Background(), hooks.ModelRequest{}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
 				ran.Add(1)
 				return hooks.ModelResponse{Text: "r"}, nil
 			})
 			assert.NoError(t, err)
+			if reply.End != nil {
+				g.events <- struct{}{} // ended by the limit, without reaching the gate
+			}
 		})
 	}
+	for range calls {
+		<-g.events
+	}
+	close(g.release)
 	wg.Wait()
 	assert.EqualValues(t, limit, ran.Load())
 }
@@ -82,4 +106,43 @@ func TestBudgetCountsFailedAttemptsAndARetryCannotSpendPastIt(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotNil(t, reply.End, "the next request ends the run")
 	assert.Equal(t, 2, attempts)
+}
+
+func model(text string) hooks.ModelFunc {
+	return func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		return hooks.ModelResponse{Text: text}, nil
+	}
+}
+
+// A resumed run keeps its counts; a second run of the same chain starts
+// from none (counts are per run, never the chain's).
+func TestLimitCountsArePerRunAndSurviveResume(t *testing.T) {
+	mlimit := prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: 2})
+	tlimit := prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"shell": 1}})
+	chain, run := start(t, mlimit, tlimit)
+	reply, err := run.CallModel(context.Background(), hooks.ModelRequest{}, model("1"))
+	require.NoError(t, err)
+	require.Nil(t, reply.End)
+	callTool(t, run, "shell", nil)
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+
+	resumed, err := chain.Resume(context.Background(), hooks.Host{}, snap)
+	require.NoError(t, err)
+	defer resumed.End(context.Background(), hooks.RunEnd{})
+	assert.True(t, callTool(t, resumed, "shell", nil).IsError, "the resumed run has called shell once already")
+	reply, err = resumed.CallModel(context.Background(), hooks.ModelRequest{}, model("2"))
+	require.NoError(t, err)
+	require.Nil(t, reply.End)
+	reply, err = resumed.CallModel(context.Background(), hooks.ModelRequest{}, model("3"))
+	require.NoError(t, err)
+	assert.NotNil(t, reply.End, "the third model call of the run, across the resume")
+
+	second, err := chain.Start(context.Background(), hooks.Host{Env: map[string]string{}}, hooks.RunStart{RunID: "r2"})
+	require.NoError(t, err)
+	defer second.End(context.Background(), hooks.RunEnd{})
+	assert.False(t, callTool(t, second, "shell", nil).IsError, "another run counts its own calls")
+	reply, err = second.CallModel(context.Background(), hooks.ModelRequest{}, model("1"))
+	require.NoError(t, err)
+	assert.Nil(t, reply.End)
 }
