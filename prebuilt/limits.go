@@ -37,6 +37,9 @@ func (cfg ToolCallLimitConfig) check() error {
 		if name == "" {
 			return errors.New("field PerTool has an entry for the empty name: no tool has it")
 		}
+		if p := toolNameProblem(name); p != "" {
+			return fmt.Errorf("field PerTool has an entry %q: %s", name, p)
+		}
 		if n := cfg.PerTool[name]; n < 0 {
 			return fmt.Errorf("field PerTool[%q] is %d: a limit cannot be negative", name, n)
 		}

@@ -3,11 +3,13 @@ package prebuilt_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"sync"
 	"sync/atomic"
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/hooktest"
 	"github.com/rienda/hooks/prebuilt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -145,4 +147,79 @@ func TestLimitCountsArePerRunAndSurviveResume(t *testing.T) {
 	reply, err = second.CallModel(context.Background(), hooks.ModelRequest{}, model("1"))
 	require.NoError(t, err)
 	assert.Nil(t, reply.End)
+}
+
+// A tool name no tool can have, in PerTool or Tools, is a config error
+// naming it: it would match nothing, and the limit or retry would be off.
+func TestToolNamesNoToolCanHaveAreRefused(t *testing.T) {
+	for name, want := range map[string]string{
+		" shell":         `a tool's name has no space around it (did you mean "shell"?)`,
+		"shell\t":        `a tool's name has no space around it (did you mean "shell"?)`,
+		"mcp__github__*": "names match exactly, not as patterns: name each tool",
+		"shel?":          "names match exactly, not as patterns: name each tool",
+		"ѕhell":          `it mixes Latin letters with 'ѕ' (U+0455), a look-alike of a Latin letter`,
+		"sh\u200bell":    "it holds the invisible character U+200B",
+		"ｓhell":          "it holds the full-width 'ｓ', a look-alike of 's'",
+		"ſhell":          "it holds 'ſ' (U+017F), which folds to a Latin letter: a look-alike",
+		"\u212Aill":      "it holds '\u212A' (U+212A), which folds to a Latin letter: a look-alike",
+	} {
+		assert.Contains(t, panicText(func() { prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{name: 1}}) }),
+			fmt.Sprintf("prebuilt.ToolCallLimit: field PerTool has an entry %q: %s", name, want), name)
+		assert.Contains(t, panicText(func() { prebuilt.ToolRetry(prebuilt.ToolRetryConfig{Tools: []string{name}}) }),
+			fmt.Sprintf("prebuilt.ToolRetry: field Tools[0] is %q: %s", name, want), name)
+		assert.Contains(t, panicText(func() { prebuilt.ToolErrors(prebuilt.ToolErrorsConfig{Tools: []string{"x", name}}) }),
+			fmt.Sprintf("prebuilt.ToolErrors: field Tools[1] is %q: %s", name, want), name)
+	}
+	_, err := prebuilt.FromSpec("toolCallLimit", settingsOf(t, `{perTool: {"mcp__github__*": 1}}`))
+	assert.ErrorContains(t, err, `field PerTool has an entry "mcp__github__*"`)
+	// Names tools do have: MCP's, dotted, with a space inside, another script alone.
+	for _, name := range []string{"mcp__github__create_issue", "fs.read", "ns:tool", "Write File", "поиск", "検索"} {
+		assert.NotPanics(t, func() { prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{name: 1}}) }, name)
+	}
+}
+
+// mcp__server__tool names are names like any: matched exactly, folded
+// in case only, and a call of another server's tool is not limited.
+func TestToolCallLimitMCPNames(t *testing.T) {
+	h := hooktest.New(t, prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"mcp__github__create_issue": 1}}))
+	h.Tool("mcp__github__create_issue", nil).RequireAllowed(t)
+	assert.False(t, h.Tool("mcp__github__create_issue", nil).Ran)
+	assert.False(t, h.Tool("MCP__GitHub__Create_Issue", nil).Ran, "another case of the same name")
+	h.Tool("mcp__gitlab__create_issue", nil).RequireAllowed(t)
+}
+
+// Settings an agent file gives with no value, or keys that are not
+// names, are errors: "run:" left empty would be no run-wide limit.
+func TestFromSpecEmptyValuesAndNonStringKeysAreErrors(t *testing.T) {
+	for src, want := range map[string]string{
+		`{run: ~, perTool: {shell: 1}}`: `setting "run": want a number, got no value (null)`,
+		`{run: , perTool: {shell: 1}}`:  `setting "run": want a number, got no value (null)`,
+		`{perTool: {shell: ~}}`:         `in "perTool": setting "shell": want a number, got no value (null)`,
+		`{perTool: {shell: "0"}}`:       `in "perTool": setting "shell": want a number, got the string "0"`,
+		`{perTool: {true: 1}}`:          `setting "perTool": the key true (bool) is not a name`,
+		`{perTool: {~: 1}}`:             `setting "perTool": a key is empty (null)`,
+		`{run: .inf}`:                   `setting "run": want a whole number of at most 2147483647`,
+		`{run: -1}`:                     `field Run is -1`,
+		`{run: 1.5}`:                    `setting "run": want a whole number, got 1.5`,
+	} {
+		_, err := prebuilt.FromSpec("toolCallLimit", settingsOf(t, src))
+		assert.ErrorContains(t, err, want, src)
+	}
+	_, err := prebuilt.FromSpec("budget", settingsOf(t, `{maxTokens: ~, maxCost: 1, prices: {m: {input: 1}}}`))
+	assert.ErrorContains(t, err, `setting "maxTokens": want a number, got no value (null)`)
+	for _, src := range []string{`{run: 1e3}`, `{run: 0x10}`, `{run: 5.0}`, `{<<: {run: 1}, perTool: {shell: 1}}`} {
+		_, err := prebuilt.FromSpec("toolCallLimit", settingsOf(t, src))
+		assert.NoError(t, err, src)
+	}
+}
+
+// panicText is what f panics with, as text; "" when it does not.
+func panicText(f func()) (text string) {
+	defer func() {
+		if r := recover(); r != nil {
+			text = fmt.Sprint(r)
+		}
+	}()
+	f()
+	return ""
 }

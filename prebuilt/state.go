@@ -115,11 +115,15 @@ func orName(name, def string) string {
 	return name
 }
 
-// checkNames refuses an empty name in a list of tool names: no tool has it.
+// checkNames refuses, in a list of tool names, a name no tool can have
+// (empty, spaces around it, a pattern, a look-alike: see toolNameProblem).
 func checkNames(field string, names []string) error {
 	for i, n := range names {
 		if n == "" {
 			return fmt.Errorf("field %s[%d] is empty: no tool has that name", field, i)
+		}
+		if p := toolNameProblem(n); p != "" {
+			return fmt.Errorf("field %s[%d] is %q: %s", field, i, n, p)
 		}
 	}
 	return nil

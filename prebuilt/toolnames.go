@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 )
@@ -162,4 +164,49 @@ func listSome(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// toolNameProblem says why name cannot be the name of a tool a run calls,
+// or "": a setting naming it would match nothing, a limit or a retry
+// silently disarmed. Tool names are words (providers allow letters,
+// digits and _ - . :), so these are slips: spaces or invisible characters
+// around or inside it, a pattern (names match exactly), and letters of
+// two scripts that look alike (a Cyrillic "ѕ" in "ѕhell").
+func toolNameProblem(name string) string {
+	if t := strings.TrimSpace(name); t != name {
+		return fmt.Sprintf("a tool's name has no space around it (did you mean %q?)", t)
+	}
+	if strings.ContainsAny(name, "*?[") {
+		return "names match exactly, not as patterns: name each tool"
+	}
+	latin, other := false, rune(0)
+	for _, r := range name {
+		switch {
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || (unicode.IsSpace(r) && r != ' '):
+			return fmt.Sprintf("it holds the invisible character %U", r)
+		case r >= 0xFF01 && r <= 0xFF5E:
+			return fmt.Sprintf("it holds the full-width %q, a look-alike of %q", r, r-0xFF01+'!')
+		case r < utf8.RuneSelf && unicode.IsLetter(r):
+			latin = true
+		case r >= utf8.RuneSelf && foldsToASCII(r):
+			return fmt.Sprintf("it holds %q (%U), which folds to a Latin letter: a look-alike", r, r)
+		case unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian) && unicode.IsLetter(r):
+			other = r
+		}
+	}
+	if latin && other != 0 {
+		return fmt.Sprintf("it mixes Latin letters with %q (%U), a look-alike of a Latin letter", other, other)
+	}
+	return ""
+}
+
+// foldsToASCII reports whether r is a non-ASCII rune that case folding
+// makes an ASCII letter (the long s "ſ", the Kelvin sign "K").
+func foldsToASCII(r rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
 }
