@@ -223,3 +223,19 @@ func panicText(f func()) (text string) {
 	f()
 	return ""
 }
+
+// The same call spelt otherwise, as the tool's decoder reads it the same
+// (argument keys in another case, the tool's name in another case), is
+// the same call: a model cannot step around the loop guard by spelling.
+func TestLoopGuardSeesTheCallAsTheToolReadsIt(t *testing.T) {
+	h := hooktest.New(t, prebuilt.LoopGuard(prebuilt.LoopGuardConfig{Repeats: 3}))
+	h.Tool("search", map[string]any{"query": "x"}).RequireAllowed(t)
+	h.Tool("search", map[string]any{"Query": "x"}).RequireAllowed(t)
+	assert.False(t, h.Tool("Search", map[string]any{"QUERY": "x"}).Ran, "the third identical call, spelt three ways")
+
+	h = hooktest.New(t, prebuilt.LoopGuard(prebuilt.LoopGuardConfig{Repeats: 2}))
+	h.Tool("fetch", map[string]any{"opts": map[string]any{"URL": "u"}}).RequireAllowed(t)
+	assert.False(t, h.Tool("fetch", map[string]any{"Opts": map[string]any{"url": "u"}}).Ran, "nested keys too")
+	// Different values are different calls.
+	h.Tool("fetch", map[string]any{"opts": map[string]any{"url": "v"}}).RequireAllowed(t)
+}
