@@ -119,6 +119,14 @@ type spent struct {
 	wrapped int                // replies counted by WrapModel whose AfterModelResponse is to come
 }
 
+// valid refuses totals no run can have spent.
+func (v *spent) valid() error {
+	if v.Tokens < 0 || v.Cost < 0 || math.IsNaN(v.Cost) {
+		return fmt.Errorf("tokens %d and cost %v: a total cannot be negative", v.Tokens, v.Cost)
+	}
+	return nil
+}
+
 func (h *budget) Name() string { return h.name }
 
 func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {

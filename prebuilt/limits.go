@@ -87,6 +87,19 @@ type callCounts struct {
 	End     string         `json:"end,omitempty"` // set: the run ends at its next model request
 }
 
+// valid refuses counts no run can have made.
+func (v *callCounts) valid() error {
+	if v.Total < 0 {
+		return fmt.Errorf("total is %d", v.Total)
+	}
+	for _, k := range sortedKeys(v.PerTool) {
+		if v.PerTool[k] < 0 {
+			return fmt.Errorf("perTool[%q] is %d", k, v.PerTool[k])
+		}
+	}
+	return nil
+}
+
 func (h *toolCallLimit) Name() string { return h.name }
 
 // Handles says BeforeModelRequest when the hook may end the run there, or
@@ -234,6 +247,14 @@ type modelCallLimit struct {
 // modelCounts is ModelCallLimit's run state: the requests it let through.
 type modelCounts struct {
 	Calls int `json:"calls"`
+}
+
+// valid refuses a count no run can have made.
+func (v *modelCounts) valid() error {
+	if v.Calls < 0 {
+		return fmt.Errorf("calls is %d", v.Calls)
+	}
+	return nil
 }
 
 func (h *modelCallLimit) Name() string { return h.name }

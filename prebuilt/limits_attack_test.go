@@ -2,6 +2,7 @@ package prebuilt_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sync"
@@ -238,4 +239,93 @@ func TestLoopGuardSeesTheCallAsTheToolReadsIt(t *testing.T) {
 	assert.False(t, h.Tool("fetch", map[string]any{"Opts": map[string]any{"url": "u"}}).Ran, "nested keys too")
 	// Different values are different calls.
 	h.Tool("fetch", map[string]any{"opts": map[string]any{"url": "v"}}).RequireAllowed(t)
+}
+
+// A tool call a wrap retried is one call against a limit (the guards are
+// asked once, before the wraps), a model call a retry or a fallback made
+// again is one model call, and a call a hook listed before the limit
+// answered from a cache (Respond) never reached the limit.
+func TestLimitsCountARetriedOrFallenBackCallOnce(t *testing.T) {
+	attempts := 0
+	flaky := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		attempts++
+		if attempts%3 != 0 {
+			return hooks.ToolResult{}, errors.New("flaky")
+		}
+		return hooks.ToolResult{Text: "ok"}, nil
+	}
+	_, run := start(t, prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{Run: 2}), prebuilt.ToolRetry(prebuilt.ToolRetryConfig{MaxAttempts: 3, Backoff: fast}))
+	for i := range 2 {
+		res, err := run.CallTool(context.Background(), hooks.ToolCall{ID: fmt.Sprint(i), Name: "fetch"}, flaky)
+		require.NoError(t, err)
+		assert.Equal(t, "ok", res.Text)
+	}
+	assert.Equal(t, 6, attempts)
+	res, err := run.CallTool(context.Background(), hooks.ToolCall{ID: "3", Name: "fetch"}, flaky)
+	require.NoError(t, err)
+	assert.True(t, res.IsError, "the third call is past the limit of 2")
+	assert.Equal(t, 6, attempts)
+
+	models := []string{}
+	failFirst := func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+		models = append(models, req.Model)
+		if req.Model == "a" {
+			return hooks.ModelResponse{}, errors.New("overloaded")
+		}
+		return hooks.ModelResponse{Text: "r"}, nil
+	}
+	_, run = start(t, prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: 2}),
+		prebuilt.ModelFallback(prebuilt.ModelFallbackConfig{Models: []string{"b"}}), prebuilt.ModelRetry(prebuilt.ModelRetryConfig{MaxAttempts: 2, Backoff: fast}))
+	for range 2 {
+		reply, err := run.CallModel(context.Background(), hooks.ModelRequest{Model: "a"}, failFirst)
+		require.NoError(t, err)
+		require.Nil(t, reply.End)
+	}
+	assert.Equal(t, []string{"a", "a", "b", "a", "a", "b"}, models)
+	reply, err := run.CallModel(context.Background(), hooks.ModelRequest{Model: "a"}, failFirst)
+	require.NoError(t, err)
+	assert.NotNil(t, reply.End, "the third model call of the run")
+}
+
+// A snapshot whose counts were set below zero (a store the agent could
+// write) does not give calls back: the hook fails, naming its state.
+func TestRestoredNegativeCountsAreRefused(t *testing.T) {
+	for hook, state := range map[string]string{
+		"toolCallLimit":  `{"total":-100}`,
+		"modelCallLimit": `{"calls":-100}`,
+		"budget":         `{"tokens":-1000000}`,
+	} {
+		var h hooks.Hook
+		switch hook {
+		case "toolCallLimit":
+			h = prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{Run: 1})
+		case "modelCallLimit":
+			h = prebuilt.ModelCallLimit(prebuilt.ModelCallLimitConfig{Run: 1})
+		default:
+			h = prebuilt.Budget(prebuilt.BudgetConfig{MaxTokens: 10})
+		}
+		chain, run := start(t, h)
+		callTool(t, run, "t", nil)
+		_, err := run.CallModel(context.Background(), hooks.ModelRequest{}, func(c *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+			return hooks.ModelResponse{Text: "r", Usage: hooks.Usage{InputTokens: 1}}, nil
+		})
+		require.NoError(t, err)
+		snap, err := run.Snapshot()
+		require.NoError(t, err)
+		var doc map[string]any
+		require.NoError(t, json.Unmarshal(snap, &doc))
+		var st any
+		require.NoError(t, json.Unmarshal([]byte(state), &st))
+		doc["states"].(map[string]any)[hook] = st
+		snap, err = json.Marshal(doc)
+		require.NoError(t, err)
+		resumed, err := chain.Resume(context.Background(), hooks.Host{}, snap)
+		require.NoError(t, err)
+		_, terr := resumed.CallTool(context.Background(), hooks.ToolCall{Name: "t"}, ok)
+		_, merr := resumed.CallModel(context.Background(), hooks.ModelRequest{}, model("r"))
+		err = errors.Join(terr, merr)
+		require.Error(t, err, hook)
+		assert.Contains(t, err.Error(), "its run state (from a snapshot) does not read back", hook)
+		resumed.End(context.Background(), hooks.RunEnd{})
+	}
 }
