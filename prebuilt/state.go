@@ -51,6 +51,9 @@ func (k *keeper[T]) get(c *hooks.Context) (*live[T], error) {
 		if err == nil {
 			err = json.Unmarshal(data, &s.v)
 		}
+		if v, ok := any(&s.v).(interface{ valid() error }); ok && err == nil {
+			err = v.valid() // a count below zero would give calls back
+		}
 		if err != nil {
 			return nil, fmt.Errorf("prebuilt: hook %q: its run state (from a snapshot) does not read back: %w", c.Hook(), err)
 		}
