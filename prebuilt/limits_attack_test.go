@@ -329,3 +329,27 @@ func TestRestoredNegativeCountsAreRefused(t *testing.T) {
 		resumed.End(context.Background(), hooks.RunEnd{})
 	}
 }
+
+// Parallel calls of one tool, spelt in several cases, against an entry
+// in another case: exactly the limit runs.
+func TestToolCallLimitParallelCallsInSeveralSpellings(t *testing.T) {
+	const limit, calls = 5, 48
+	_, run := start(t, prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"Shell": limit}, OnLimit: prebuilt.EndRun}))
+	var ran atomic.Int64
+	var wg sync.WaitGroup
+	names := []string{"shell", "SHELL", "Shell", "sHeLl"}
+	for i := range calls {
+		wg.Go(func() {
+			_, err := run.CallTool(context.Background(), hooks.ToolCall{ID: fmt.Sprint(i), Name: names[i%len(names)]}, func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+				ran.Add(1)
+				return hooks.ToolResult{}, nil
+			})
+			assert.NoError(t, err)
+		})
+	}
+	wg.Wait()
+	assert.EqualValues(t, limit, ran.Load())
+	reply, err := run.CallModel(context.Background(), hooks.ModelRequest{}, model("r"))
+	require.NoError(t, err)
+	assert.NotNil(t, reply.End)
+}
