@@ -131,20 +131,3 @@ func checkNames(field string, names []string) error {
 	}
 	return nil
 }
-
-// toolSet is a set of tool names; an empty set matches every tool.
-type toolSet map[string]bool
-
-func newToolSet(names []string) toolSet {
-	if len(names) == 0 {
-		return nil
-	}
-	s := make(toolSet, len(names))
-	for _, n := range names {
-		s[n] = true
-	}
-	return s
-}
-
-// has reports whether the set names tool, or is empty (every tool).
-func (s toolSet) has(tool string) bool { return s == nil || s[tool] }
