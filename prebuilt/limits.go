@@ -115,6 +115,13 @@ func (h *toolCallLimit) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall)
 	}
 	h.names.checkCall(c)
 	key, limited := h.names.match(c, call.Name)
+	if !limited {
+		for _, n := range h.names.ambiguous(c, call.Name) { // the strictest of the entries it may be
+			if !limited || h.perTool[n] < h.perTool[key] {
+				key, limited = n, true
+			}
+		}
+	}
 	limit := h.perTool[key]
 	s.mu.Lock()
 	defer s.mu.Unlock()

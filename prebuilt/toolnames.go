@@ -20,10 +20,11 @@ import (
 // tools, or the tools a model request offers) is a Diagnostic with the
 // closest tool's name, once per run.
 type toolNames struct {
-	setting string            // the setting, as the config spells it: "PerTool"
-	names   []string          // the configured names, sorted
-	exact   map[string]bool   // the configured names
-	folded  map[string]string // lower case → the configured name, when exactly one folds to it
+	setting string              // the setting, as the config spells it: "PerTool"
+	names   []string            // the configured names, sorted
+	exact   map[string]bool     // the configured names
+	folded  map[string]string   // lower case → the configured name, when exactly one folds to it
+	twice   map[string][]string // lower case → the configured names, when several fold to it
 }
 
 func newToolNames(setting string, names []string) *toolNames {
@@ -47,6 +48,14 @@ func newToolNames(setting string, names []string) *toolNames {
 	for low := range twice { // "Shell" and "shell" both set: each means its own tool
 		delete(t.folded, low)
 	}
+	for _, n := range t.names {
+		if low := strings.ToLower(n); twice[low] {
+			if t.twice == nil {
+				t.twice = map[string][]string{}
+			}
+			t.twice[low] = append(t.twice[low], n)
+		}
+	}
 	slices.Sort(t.names)
 	return t
 }
@@ -64,8 +73,11 @@ func (t *toolNames) match(c *hooks.Context, tool string) (string, bool) {
 	name, ok := t.folded[strings.ToLower(tool)]
 	if !ok || (c.Agent != nil && slices.Contains(c.Agent.Tools, name)) {
 		// No spelling of it, or the agent has a tool of the configured
-		// spelling too: then the two are different tools.
-		t.nearMiss(c, tool)
+		// spelling too: then the two are different tools. Several
+		// spellings of it are ambiguous's to say.
+		if t.twice[strings.ToLower(tool)] == nil {
+			t.nearMiss(c, tool)
+		}
 		return "", false
 	}
 	t.once(c, "fold:"+name+"\x00"+tool, func() error {
@@ -209,4 +221,31 @@ func foldsToASCII(r rune) bool {
 		}
 	}
 	return false
+}
+
+// ambiguous returns the configured names a call's tool is, once case is
+// set aside, when it is none of them as written and several fold to it
+// ("Shell" and "shell" set, "SHELL" called), unless the agent has a tool
+// of that spelling: which of them the host runs cannot be known, so a
+// limit takes the strictest.
+func (t *toolNames) ambiguous(c *hooks.Context, tool string) []string {
+	if t == nil || t.exact[tool] || (c.Agent != nil && slices.Contains(c.Agent.Tools, tool)) {
+		return nil
+	}
+	names := t.twice[strings.ToLower(tool)]
+	if len(names) > 0 {
+		t.once(c, "twice:"+tool, func() error {
+			return fmt.Errorf("setting %s names %s, and the tool called is %q, none of them as written: applying the strictest (names match exactly; one entry per tool)",
+				t.setting, strings.Join(quoteAll(names), " and "), tool)
+		})
+	}
+	return names
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return out
 }
