@@ -111,11 +111,20 @@ type spent struct {
 	Tokens   int64           `json:"tokens"`
 	Cost     float64         `json:"cost,omitempty"`
 	Warned   bool            `json:"warned,omitempty"`
-	Model    string          `json:"model,omitempty"`    // the model of the call in flight
+	Model    string          `json:"model,omitempty"`    // the model of the request in flight, for a host without wraps
 	Unpriced map[string]bool `json:"unpriced,omitempty"` // models already reported without a price
 	NoUsage  bool            `json:"noUsage,omitempty"`  // a reply without Usage was reported
 
-	req hooks.ModelRequest // the request in flight, for an estimate; not kept by a snapshot
+	req     hooks.ModelRequest // the request in flight, for a host without wraps; not kept by a snapshot
+	wrapped int                // replies counted by WrapModel whose AfterModelResponse is to come
+}
+
+// valid refuses totals no run can have spent.
+func (v *spent) valid() error {
+	if v.Tokens < 0 || v.Cost < 0 || math.IsNaN(v.Cost) {
+		return fmt.Errorf("tokens %d and cost %v: a total cannot be negative", v.Tokens, v.Cost)
+	}
+	return nil
 }
 
 func (h *budget) Name() string { return h.name }
@@ -130,8 +139,7 @@ func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*
 	if over := h.over(&s.v); over != "" {
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "Run ended: budget exceeded: " + over + "."}}, nil
 	}
-	s.v.Model = req.Model
-	s.v.req = req
+	s.v.Model, s.v.req = req.Model, req
 	if h.warnModel && s.v.Warned {
 		system := req.System + "\n\nBudget: this run has spent " + h.summary(&s.v) + ". Finish the task soon; the run ends when the budget is spent."
 		return &hooks.ModelRequestPatch{System: &system}, nil
@@ -139,14 +147,35 @@ func (h *budget) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*
 	return nil, nil
 }
 
+// WrapModel counts each attempt where it is made, with the model it went
+// to and the request it sent: parallel calls of a run are each priced by
+// their own model, and an attempt that failed after the provider reported
+// tokens (an error that carries a Usage) counts too. An attempt once a
+// limit is passed is not made: a retry or a fallback cannot spend past
+// the budget. The reply's AfterModelResponse then counts nothing more.
 func (h *budget) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
-	if s, err := h.state.get(c); err == nil {
+	s, err := h.state.get(c)
+	if err != nil {
+		return hooks.ModelResponse{}, err
+	}
+	s.mu.Lock()
+	over := h.over(&s.v)
+	s.v.Model = req.Model // the model called, as a snapshot taken meanwhile says
+	s.mu.Unlock()
+	if over != "" {
+		return hooks.ModelResponse{}, fmt.Errorf("%s: budget exceeded: %s; the call to model %s is not made", h.name, over, modelName(req.Model))
+	}
+	resp, err := next(c, req)
+	if err != nil && resp.Usage == (hooks.Usage{}) {
+		return resp, err // nothing reported spent: a failed call is not estimated
+	}
+	h.account(c, s, req, resp)
+	if err == nil {
 		s.mu.Lock()
-		s.v.Model = req.Model
-		s.v.req = req
+		s.v.wrapped++ // its AfterModelResponse counts nothing more
 		s.mu.Unlock()
 	}
-	return next(c, req)
+	return resp, err
 }
 
 func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
@@ -155,12 +184,30 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 		return nil, err
 	}
 	s.mu.Lock()
-	u, said := h.usage(c, &s.v, resp)
+	req := s.v.req
+	req.Model = s.v.Model          // kept by a snapshot: a run rehydrated between the request and its reply
 	s.v.req = hooks.ModelRequest{} // not kept past its reply
+	counted := s.v.wrapped > 0
+	if counted {
+		s.v.wrapped--
+	}
+	s.mu.Unlock()
+	if !counted { // no wrap ran: a host on the split methods
+		h.account(c, s, req, resp)
+	}
+	return nil, nil
+}
+
+// account adds one reply's Usage (or its estimate), priced as the model
+// of req, and says what there is to say: a reply without Usage, a model
+// without a price, the warning.
+func (h *budget) account(c *hooks.Context, s *live[spent], req hooks.ModelRequest, resp hooks.ModelResponse) {
+	s.mu.Lock()
+	u, said := h.usage(&s.v, req, resp)
 	s.v.Tokens = addTokens(s.v.Tokens, u.InputTokens, u.OutputTokens)
 	var unpriced string
 	if h.maxCost > 0 {
-		if p, ok := h.price(s.v.Model); ok {
+		if p, ok := h.price(req.Model); ok {
 			cached := min(u.CachedInputTokens, u.InputTokens)
 			cachedPrice := p.CachedInput
 			if cachedPrice == 0 {
@@ -170,12 +217,12 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 			if math.IsNaN(s.v.Cost) { // a price of 0 times an infinite count: spent without a measure
 				s.v.Cost = math.Inf(1)
 			}
-		} else if !s.v.Unpriced[s.v.Model] {
+		} else if !s.v.Unpriced[req.Model] {
 			if s.v.Unpriced == nil {
 				s.v.Unpriced = map[string]bool{}
 			}
-			s.v.Unpriced[s.v.Model] = true
-			unpriced = s.v.Model
+			s.v.Unpriced[req.Model] = true
+			unpriced = req.Model
 		}
 	}
 	var warn string
@@ -193,30 +240,29 @@ func (h *budget) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) 
 	if warn != "" {
 		c.Notify(hooks.Notice{Title: "Budget warning", Body: fmt.Sprintf("This run has spent %s.", warn)})
 	}
-	return nil, nil
 }
 
 // usage is what the reply counts as: its Usage, counts below zero taken
 // as zero, or without one (every count zero) the estimate. The error, once
 // per run, says a reply had no Usage, or a count was negative.
-func (h *budget) usage(c *hooks.Context, v *spent, resp hooks.ModelResponse) (hooks.Usage, error) {
+func (h *budget) usage(v *spent, req hooks.ModelRequest, resp hooks.ModelResponse) (hooks.Usage, error) {
 	u := resp.Usage
 	var said error
 	if u.InputTokens < 0 || u.OutputTokens < 0 || u.CachedInputTokens < 0 {
-		said = fmt.Errorf("the reply of model %s reports a negative token count (%+v): counted as 0", modelName(v.Model), u)
+		said = fmt.Errorf("the reply of model %s reports a negative token count (%+v): counted as 0", modelName(req.Model), u)
 		u.InputTokens, u.OutputTokens, u.CachedInputTokens = max(u.InputTokens, 0), max(u.OutputTokens, 0), max(u.CachedInputTokens, 0)
 	}
 	if u != (hooks.Usage{}) || said != nil {
 		return u, said
 	}
 	if h.estimate != nil {
-		return h.estimate(v.req, resp), nil
+		return h.estimate(req, resp), nil
 	}
-	u = estimateUsage(v.req, resp)
+	u = estimateUsage(req, resp)
 	if !v.NoUsage {
 		v.NoUsage = true
 		said = fmt.Errorf("the reply of model %s has no Usage: counting an estimate, %d input and %d output tokens (about 4 bytes a token; set BudgetConfig.Estimate to count otherwise)",
-			modelName(v.Model), u.InputTokens, u.OutputTokens)
+			modelName(req.Model), u.InputTokens, u.OutputTokens)
 	}
 	return u, said
 }

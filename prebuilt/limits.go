@@ -37,6 +37,9 @@ func (cfg ToolCallLimitConfig) check() error {
 		if name == "" {
 			return errors.New("field PerTool has an entry for the empty name: no tool has it")
 		}
+		if p := toolNameProblem(name); p != "" {
+			return fmt.Errorf("field PerTool has an entry %q: %s", name, p)
+		}
 		if n := cfg.PerTool[name]; n < 0 {
 			return fmt.Errorf("field PerTool[%q] is %d: a limit cannot be negative", name, n)
 		}
@@ -84,6 +87,19 @@ type callCounts struct {
 	End     string         `json:"end,omitempty"` // set: the run ends at its next model request
 }
 
+// valid refuses counts no run can have made.
+func (v *callCounts) valid() error {
+	if v.Total < 0 {
+		return fmt.Errorf("total is %d", v.Total)
+	}
+	for _, k := range sortedKeys(v.PerTool) {
+		if v.PerTool[k] < 0 {
+			return fmt.Errorf("perTool[%q] is %d", k, v.PerTool[k])
+		}
+	}
+	return nil
+}
+
 func (h *toolCallLimit) Name() string { return h.name }
 
 // Handles says BeforeModelRequest when the hook may end the run there, or
@@ -99,6 +115,13 @@ func (h *toolCallLimit) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall)
 	}
 	h.names.checkCall(c)
 	key, limited := h.names.match(c, call.Name)
+	if !limited {
+		for _, n := range h.names.ambiguous(c, call.Name) { // the strictest of the entries it may be
+			if !limited || h.perTool[n] < h.perTool[key] {
+				key, limited = n, true
+			}
+		}
+	}
 	limit := h.perTool[key]
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -204,10 +227,13 @@ func (cfg ModelCallLimitConfig) check() error {
 
 // ModelCallLimit returns a hook that ends the run, with a reason as its
 // output, at the model request that would go past Run calls (with
-// OnLimit ErrorRun: fails it with a *LimitError). It counts as
-// the run does (Context.ModelCalls: requests let through to the model, a
-// retried or fallen-back call once), which a snapshot keeps, so it needs
-// no state of its own.
+// OnLimit ErrorRun: fails it with a *LimitError). A request counts when
+// this hook lets it through (a retried or fallen-back call once; list it
+// after a hook that answers from a cache, whose answers should not
+// count), under one lock, so parallel requests of a run cannot all read
+// the count before any is counted; the count is the run state, kept
+// across Snapshot and Resume, and never below the run's own
+// (Context.ModelCalls).
 func ModelCallLimit(cfg ModelCallLimitConfig) hooks.Hook {
 	mustValid("ModelCallLimit", cfg.check())
 	msg := cfg.Message
@@ -218,16 +244,39 @@ func ModelCallLimit(cfg ModelCallLimitConfig) hooks.Hook {
 }
 
 type modelCallLimit struct {
-	name string
-	run  int
-	end  *hooks.End
-	fail bool // ErrorRun
+	name  string
+	run   int
+	end   *hooks.End
+	fail  bool // ErrorRun
+	state keeper[modelCounts]
+}
+
+// modelCounts is ModelCallLimit's run state: the requests it let through.
+type modelCounts struct {
+	Calls int `json:"calls"`
+}
+
+// valid refuses a count no run can have made.
+func (v *modelCounts) valid() error {
+	if v.Calls < 0 {
+		return fmt.Errorf("calls is %d", v.Calls)
+	}
+	return nil
 }
 
 func (h *modelCallLimit) Name() string { return h.name }
 
 func (h *modelCallLimit) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	n := c.ModelCalls()
+	s, err := h.state.get(c)
+	if err != nil {
+		return nil, err
+	}
+	s.mu.Lock()
+	n := max(s.v.Calls, c.ModelCalls())
+	if n < h.run {
+		s.v.Calls = n + 1
+	}
+	s.mu.Unlock()
 	if n < h.run {
 		return nil, nil
 	}

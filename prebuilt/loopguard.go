@@ -1,7 +1,12 @@
 package prebuilt
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
 	"fmt"
+	"sort"
+	"strings"
 
 	"github.com/rienda/hooks"
 )
@@ -75,7 +80,7 @@ func (h *loopGuard) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*h
 	if err != nil {
 		return nil, err
 	}
-	d := callDigest(call)
+	d := loopDigest(call)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	// The last 2*Repeats calls are all a loop of period 1 or 2 needs; the
@@ -145,4 +150,48 @@ func repeats(calls []string, period, n int) bool {
 
 func (h *loopGuard) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
 	return endIfMarked(c, &h.state, func(v *recentCalls) string { return v.End })
+}
+
+// loopDigest is a call's digest as its tool reads it: the tool's name and
+// the argument keys, at every depth, in lower case (a tool decoding with
+// encoding/json reads "Query" as "query"), so that a model cannot step
+// around the guard by respelling one call. Keys that differ only in case
+// within one object stay apart.
+func loopDigest(call hooks.ToolCall) string {
+	data, _ := json.Marshal(foldKeys(call.Arguments, 0))
+	sum := sha256.Sum256(append([]byte(strings.ToLower(call.Name)+"\x00"), data...))
+	return hex.EncodeToString(sum[:8])
+}
+
+// foldKeys returns v with its objects' keys in lower case, to a depth
+// past which the value is taken as it is (a value that contains itself
+// ends there too).
+func foldKeys(v any, depth int) any {
+	if depth > 64 {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		out := make(map[string]any, len(t))
+		for _, k := range keys {
+			low := strings.ToLower(k)
+			if _, taken := out[low]; taken {
+				low = k // two keys of one spelling: each kept
+			}
+			out[low] = foldKeys(t[k], depth+1)
+		}
+		return out
+	case []any:
+		out := make([]any, len(t))
+		for i, e := range t {
+			out[i] = foldKeys(e, depth+1)
+		}
+		return out
+	}
+	return v
 }

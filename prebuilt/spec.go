@@ -113,6 +113,14 @@ func (s *settings) unknown() error {
 	return fmt.Errorf("unknown setting %q%s (settings: %s)", unknown[0], didYouMean(unknown[0], known), strings.Join(known, ", "))
 }
 
+// null refuses a setting given with no value ("run:" or "run: ~"): a
+// limit left empty would silently be none.
+func (s *settings) null(key, want string) {
+	if v, ok := s.m[key]; ok && v == nil {
+		s.fail(key, "want %s, got no value (null): give one, or leave the setting out", want)
+	}
+}
+
 func (s *settings) str(key string) string {
 	v, ok := s.get(key)
 	if !ok {
@@ -128,6 +136,7 @@ func (s *settings) str(key string) string {
 func (s *settings) number(key string) (float64, bool) {
 	v, ok := s.get(key)
 	if !ok {
+		s.null(key, "a number")
 		return 0, false
 	}
 	switch n := v.(type) {
@@ -172,6 +181,7 @@ func (s *settings) int(key string) int {
 func (s *settings) int64(key string) int64 {
 	v, ok := s.get(key)
 	if !ok {
+		s.null(key, "a number")
 		return 0
 	}
 	switch n := v.(type) {
@@ -254,6 +264,18 @@ func (s *settings) object(key string) map[string]any {
 	}
 	m, isMap := v.(map[string]any)
 	if !isMap {
+		if raw, ok := v.(map[any]any); ok {
+			for k := range raw {
+				if k == nil {
+					s.fail(key, "a key is empty (null): nothing has that name")
+					return nil
+				}
+				if _, str := k.(string); !str {
+					s.fail(key, "the key %v (%T) is not a name: write it as a string (%q)", k, k, fmt.Sprint(k))
+					return nil
+				}
+			}
+		}
 		s.fail(key, "want a mapping, got %s", describe(v))
 	}
 	return m

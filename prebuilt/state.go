@@ -51,6 +51,9 @@ func (k *keeper[T]) get(c *hooks.Context) (*live[T], error) {
 		if err == nil {
 			err = json.Unmarshal(data, &s.v)
 		}
+		if v, ok := any(&s.v).(interface{ valid() error }); ok && err == nil {
+			err = v.valid() // a count below zero would give calls back
+		}
 		if err != nil {
 			return nil, fmt.Errorf("prebuilt: hook %q: its run state (from a snapshot) does not read back: %w", c.Hook(), err)
 		}
@@ -115,29 +118,16 @@ func orName(name, def string) string {
 	return name
 }
 
-// checkNames refuses an empty name in a list of tool names: no tool has it.
+// checkNames refuses, in a list of tool names, a name no tool can have
+// (empty, spaces around it, a pattern, a look-alike: see toolNameProblem).
 func checkNames(field string, names []string) error {
 	for i, n := range names {
 		if n == "" {
 			return fmt.Errorf("field %s[%d] is empty: no tool has that name", field, i)
 		}
+		if p := toolNameProblem(n); p != "" {
+			return fmt.Errorf("field %s[%d] is %q: %s", field, i, n, p)
+		}
 	}
 	return nil
 }
-
-// toolSet is a set of tool names; an empty set matches every tool.
-type toolSet map[string]bool
-
-func newToolSet(names []string) toolSet {
-	if len(names) == 0 {
-		return nil
-	}
-	s := make(toolSet, len(names))
-	for _, n := range names {
-		s[n] = true
-	}
-	return s
-}
-
-// has reports whether the set names tool, or is empty (every tool).
-func (s toolSet) has(tool string) bool { return s == nil || s[tool] }

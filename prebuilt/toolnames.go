@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 )
@@ -18,10 +20,11 @@ import (
 // tools, or the tools a model request offers) is a Diagnostic with the
 // closest tool's name, once per run.
 type toolNames struct {
-	setting string            // the setting, as the config spells it: "PerTool"
-	names   []string          // the configured names, sorted
-	exact   map[string]bool   // the configured names
-	folded  map[string]string // lower case → the configured name, when exactly one folds to it
+	setting string              // the setting, as the config spells it: "PerTool"
+	names   []string            // the configured names, sorted
+	exact   map[string]bool     // the configured names
+	folded  map[string]string   // lower case → the configured name, when exactly one folds to it
+	twice   map[string][]string // lower case → the configured names, when several fold to it
 }
 
 func newToolNames(setting string, names []string) *toolNames {
@@ -45,6 +48,14 @@ func newToolNames(setting string, names []string) *toolNames {
 	for low := range twice { // "Shell" and "shell" both set: each means its own tool
 		delete(t.folded, low)
 	}
+	for _, n := range t.names {
+		if low := strings.ToLower(n); twice[low] {
+			if t.twice == nil {
+				t.twice = map[string][]string{}
+			}
+			t.twice[low] = append(t.twice[low], n)
+		}
+	}
 	slices.Sort(t.names)
 	return t
 }
@@ -62,8 +73,11 @@ func (t *toolNames) match(c *hooks.Context, tool string) (string, bool) {
 	name, ok := t.folded[strings.ToLower(tool)]
 	if !ok || (c.Agent != nil && slices.Contains(c.Agent.Tools, name)) {
 		// No spelling of it, or the agent has a tool of the configured
-		// spelling too: then the two are different tools.
-		t.nearMiss(c, tool)
+		// spelling too: then the two are different tools. Several
+		// spellings of it are ambiguous's to say.
+		if t.twice[strings.ToLower(tool)] == nil {
+			t.nearMiss(c, tool)
+		}
 		return "", false
 	}
 	t.once(c, "fold:"+name+"\x00"+tool, func() error {
@@ -162,4 +176,76 @@ func listSome(names []string, n int) string {
 		return strings.Join(names, ", ")
 	}
 	return fmt.Sprintf("%s and %d more", strings.Join(names[:n], ", "), len(names)-n)
+}
+
+// toolNameProblem says why name cannot be the name of a tool a run calls,
+// or "": a setting naming it would match nothing, a limit or a retry
+// silently disarmed. Tool names are words (providers allow letters,
+// digits and _ - . :), so these are slips: spaces or invisible characters
+// around or inside it, a pattern (names match exactly), and letters of
+// two scripts that look alike (a Cyrillic "ѕ" in "ѕhell").
+func toolNameProblem(name string) string {
+	if t := strings.TrimSpace(name); t != name {
+		return fmt.Sprintf("a tool's name has no space around it (did you mean %q?)", t)
+	}
+	if strings.ContainsAny(name, "*?[") {
+		return "names match exactly, not as patterns: name each tool"
+	}
+	latin, other := false, rune(0)
+	for _, r := range name {
+		switch {
+		case unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || (unicode.IsSpace(r) && r != ' '):
+			return fmt.Sprintf("it holds the invisible character %U", r)
+		case r >= 0xFF01 && r <= 0xFF5E:
+			return fmt.Sprintf("it holds the full-width %q, a look-alike of %q", r, r-0xFF01+'!')
+		case r < utf8.RuneSelf && unicode.IsLetter(r):
+			latin = true
+		case r >= utf8.RuneSelf && foldsToASCII(r):
+			return fmt.Sprintf("it holds %q (%U), which folds to a Latin letter: a look-alike", r, r)
+		case unicode.In(r, unicode.Cyrillic, unicode.Greek, unicode.Armenian) && unicode.IsLetter(r):
+			other = r
+		}
+	}
+	if latin && other != 0 {
+		return fmt.Sprintf("it mixes Latin letters with %q (%U), a look-alike of a Latin letter", other, other)
+	}
+	return ""
+}
+
+// foldsToASCII reports whether r is a non-ASCII rune that case folding
+// makes an ASCII letter (the long s "ſ", the Kelvin sign "K").
+func foldsToASCII(r rune) bool {
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		if f < utf8.RuneSelf {
+			return true
+		}
+	}
+	return false
+}
+
+// ambiguous returns the configured names a call's tool is, once case is
+// set aside, when it is none of them as written and several fold to it
+// ("Shell" and "shell" set, "SHELL" called), unless the agent has a tool
+// of that spelling: which of them the host runs cannot be known, so a
+// limit takes the strictest.
+func (t *toolNames) ambiguous(c *hooks.Context, tool string) []string {
+	if t == nil || t.exact[tool] || (c.Agent != nil && slices.Contains(c.Agent.Tools, tool)) {
+		return nil
+	}
+	names := t.twice[strings.ToLower(tool)]
+	if len(names) > 0 {
+		t.once(c, "twice:"+tool, func() error {
+			return fmt.Errorf("setting %s names %s, and the tool called is %q, none of them as written: applying the strictest (names match exactly; one entry per tool)",
+				t.setting, strings.Join(quoteAll(names), " and "), tool)
+		})
+	}
+	return names
+}
+
+func quoteAll(names []string) []string {
+	out := make([]string, len(names))
+	for i, n := range names {
+		out[i] = fmt.Sprintf("%q", n)
+	}
+	return out
 }

@@ -40,14 +40,26 @@ func TestToolCallLimitPerToolInAnotherCaseLimitsTheToolLoudly(t *testing.T) {
 	assert.Len(t, h.Diagnostics(), 1)
 }
 
-// Two entries that differ only in case name two tools: neither is folded
-// onto a third spelling (which is said, as a near miss).
+// Two entries that differ only in case name two tools, each exactly; a
+// third spelling may be either (which one the host runs cannot be
+// known), so it gets the strictest of their limits, loudly.
 func TestToolCallLimitPerToolCaseVariantsBothSetStayExact(t *testing.T) {
 	h := hooktest.New(t, prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"Shell": 0, "shell": 1}}))
 	h.Tool("shell", nil).RequireAllowed(t)
 	assert.False(t, h.Tool("Shell", nil).Ran)
+	assert.False(t, h.Tool("SHELL", nil).Ran, "the strictest: Shell's 0")
+	assert.Equal(t, []string{`setting PerTool names "Shell" and "shell", and the tool called is "SHELL", none of them as written: applying the strictest (names match exactly; one entry per tool)`},
+		diagTexts(h.Diagnostics()))
+
+	h = hooktest.New(t, prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"Shell": 2, "shell": 1}}))
 	h.Tool("SHELL", nil).RequireAllowed(t)
-	assert.Len(t, h.Diagnostics(), 2)
+	assert.False(t, h.Tool("shell", nil).Ran, "SHELL counted against shell's 1, the strictest")
+	h.Tool("Shell", nil).RequireAllowed(t)
+
+	// An agent with the third spelling as a tool of its own: not limited.
+	h = hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Agent: &hooks.Agent{Tools: []string{"Shell", "shell", "SHELL"}}}},
+		prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{PerTool: map[string]int{"Shell": 0, "shell": 0}}))
+	h.Tool("SHELL", nil).RequireAllowed(t)
 }
 
 // An agent with both spellings as tools: the entry is the one tool's.

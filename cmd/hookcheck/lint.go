@@ -67,9 +67,6 @@ func (c checker) lint(targets []string) int {
 			n.settings++
 		}
 	}
-	if n.settings > 0 && len(settingsTools.host) > 0 {
-		c.checkToolNames(settingsTools, report)
-	}
 	if problems > 0 {
 		fmt.Fprintf(c.out, "%d problem(s)\n", problems)
 		return 1
@@ -85,7 +82,7 @@ func (c checker) lint(targets []string) int {
 // settingsTools is what settings files' names are checked against:
 // -tools, else the tools of the agent files linted with them.
 func (c checker) settingsTools(agents []string) toolList {
-	tools := toolList{host: c.tools, dialect: c.toolNames}
+	tools := toolList{host: c.tools}
 	if len(c.tools) > 0 {
 		return tools
 	}
@@ -198,7 +195,7 @@ func (c checker) lintAgent(path string, report func(format string, args ...any))
 		report("%s: %v", path, err)
 	}
 	lintPrices(path, agent, report)
-	tools := toolList{host: agent.Tools, dialect: c.toolNames}
+	tools := toolList{host: agent.Tools}
 	if len(tools.host) == 0 {
 		tools.host = c.tools
 	}

@@ -25,9 +25,10 @@
 // lint checks the names a file gives tools against the tools there are:
 // the agent file's tools:, or -tools for settings files (else the tools
 // of the agent files linted with them). A matcher of a tool event (command
-// hooks, Claude Code, Gemini CLI), a prebuilt entry's perTool, tools and
-// shellTools, and a -toolnames host name that match no tool are problems,
-// with the closest name. In a JS hook it checks the object literals an
+// hooks, Claude Code, Gemini CLI) and a -toolnames host name that match
+// no tool are problems, as each dialect's CheckToolNames says (the rules
+// live there, once); so are a prebuilt entry's perTool, tools and
+// shellTools, with the closest name. In a JS hook it checks the object literals an
 // export returns: a key that is not a field of the point's return shape
 // ({Allow: false}, {txt: …}) is a problem, with the field meant; and it
 // hints at state that a fresh runtime per call makes start over each time

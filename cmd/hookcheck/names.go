@@ -1,17 +1,14 @@
 package main
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
-	"time"
-
-	"github.com/dlclark/regexp2"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
+	"github.com/rienda/hooks/geminicli"
 	"github.com/rienda/hooks/internal/suggest"
 )
 
@@ -20,24 +17,10 @@ import (
 // limits nothing. lint checks each against the tools there are: an agent
 // file's tools:, or -tools.
 
-// toolList is the tools a file's names are checked against, and each
-// tool's name in a dialect (-toolnames): a dialect's matcher matches a call
-// when it matches either name, as packages claudecode and geminicli do.
+// toolList is the tools a file's names are checked against: an agent
+// file's tools:, or -tools.
 type toolList struct {
-	host    []string
-	dialect map[string]string // host name → the dialect's name
-}
-
-// names is every name a matcher may be tested against: the host's and
-// the dialect's.
-func (t toolList) names() []string {
-	out := slices.Clone(t.host)
-	for _, h := range t.host {
-		if d, ok := t.dialect[h]; ok && !slices.Contains(out, d) {
-			out = append(out, d)
-		}
-	}
-	return out
+	host []string
 }
 
 // where says which tools the names were checked against.
@@ -48,126 +31,39 @@ func (t toolList) where() string {
 // miss is the report of a name that matches no tool, with the closest one.
 func (t toolList) miss(what, name string) string {
 	hint := ""
-	if like, ok := suggest.Closest(name, t.names()); ok {
+	if like, ok := suggest.Closest(name, t.host); ok {
 		hint = fmt.Sprintf(" (did you mean %q?)", like)
 	}
 	return fmt.Sprintf("%s %q matches no tool (%s)%s", what, name, t.where(), hint)
 }
 
-// checkToolNames reports -toolnames host names that are not tools, once.
-func (c checker) checkToolNames(tools toolList, report func(format string, args ...any)) {
-	for _, host := range sortedKeys(c.toolNames) {
-		if !slices.Contains(tools.host, host) {
-			report("-toolnames: %s", tools.miss("host name", host))
-		}
-	}
-}
-
-// The events of each dialect whose matcher is tested against tool names.
-var toolEvents = map[kind][]string{
-	kindCommand: {"pre_tool_call", "post_tool_call"},
-	kindClaude:  {"PreToolUse", "PostToolUse", "PostToolUseFailure", "PermissionRequest"},
-	kindGemini:  {"BeforeTool", "AfterTool"},
-}
-
-// settingsMatcher is one matcher of a settings file, where it is.
-type settingsMatcher struct {
-	at, event, text string
-}
-
-// matchersOf reads the tool events' matchers of a settings file. A file
-// that does not read is left to the dialect's own reader, which says why.
-func matchersOf(data []byte, k kind) []settingsMatcher {
-	var out []settingsMatcher
-	if k == kindCommand {
-		var doc struct {
-			Hooks []struct {
-				Event   string `json:"event"`
-				Matcher string `json:"matcher"`
-			} `json:"hooks"`
-		}
-		if json.Unmarshal(data, &doc) != nil {
-			return nil
-		}
-		for i, h := range doc.Hooks {
-			if h.Matcher != "" && slices.Contains(toolEvents[k], h.Event) {
-				out = append(out, settingsMatcher{fmt.Sprintf("hooks[%d]", i), h.Event, h.Matcher})
-			}
-		}
-		return out
-	}
-	var top map[string]json.RawMessage
-	if json.Unmarshal(data, &top) != nil {
-		return nil
-	}
-	events, prefix := top, ""
-	if raw, ok := top["hooks"]; ok {
-		events, prefix = nil, "hooks."
-		if json.Unmarshal(raw, &events) != nil {
-			return nil
-		}
-	}
-	for _, ev := range toolEvents[k] {
-		var groups []struct {
-			Matcher *string `json:"matcher"`
-		}
-		if json.Unmarshal(events[ev], &groups) != nil {
-			continue
-		}
-		for i, g := range groups {
-			if g.Matcher != nil {
-				out = append(out, settingsMatcher{fmt.Sprintf("%s%s[%d].matcher", prefix, ev, i), ev, *g.Matcher})
-			}
-		}
-	}
-	return out
-}
-
-// matchesAny reports whether matcher m of dialect k takes any of names.
-// What cannot be read is taken as matching: the dialect's reader reports
-// a bad expression, and lint must not add a second, wrong problem.
-func matchesAny(k kind, m string, names []string) bool {
-	text := strings.TrimSpace(m)
-	if text == "" || text == "*" {
-		return true
-	}
-	switch k {
-	case kindCommand: // a part of the tool's name
-		return slices.ContainsFunc(names, func(n string) bool { return strings.Contains(n, m) })
-	case kindClaude:
-		if plainNames.MatchString(m) { // exact names split on | or ,
-			for _, name := range strings.FieldsFunc(m, func(r rune) bool { return r == '|' || r == ',' }) {
-				if slices.Contains(names, strings.TrimSpace(name)) {
-					return true
-				}
-			}
-			return false
-		}
-	}
-	re, err := regexp2.Compile(text, regexp2.ECMAScript)
-	if err != nil {
-		return k != kindGemini || slices.Contains(names, text) // Gemini CLI: an exact name then
-	}
-	re.MatchTimeout = 100 * time.Millisecond
-	for _, n := range names {
-		if ok, err := re.MatchString(n); ok || err != nil {
-			return true
-		}
-	}
-	return false
-}
-
-// plainNames is a Claude Code matcher that is a list of exact names.
-var plainNames = regexp.MustCompile(`^[A-Za-z0-9_\-|, ]+$`)
-
-// lintMatchers reports each tool-event matcher of a settings file that
-// matches no tool.
+// lintMatchers reports what the settings file's own dialect finds wrong
+// with its names against the tools (claudecode.CheckToolNames,
+// geminicli.CheckToolNames, hooks.CheckCommandToolNames): each matcher of
+// a tool event that takes no tool as written, and each -toolnames key
+// that is no tool. The rules live in the dialects, once; a file that does
+// not load was reported already (lintSettings), so its error is not said
+// twice.
 func (c checker) lintMatchers(file string, data []byte, k kind, tools toolList, report func(format string, args ...any)) {
-	names := tools.names()
-	for _, m := range matchersOf(data, k) {
-		if !matchesAny(k, m.text, names) {
-			report("%s: %s: %s", file, m.at, tools.miss(m.event+" matcher", m.text))
+	var problems []error
+	var err error
+	switch k {
+	case kindCommand:
+		problems, err = hooks.CheckCommandToolNames(data, tools.host)
+	case kindClaude:
+		var opts []claudecode.Option
+		if len(c.toolNames) > 0 {
+			opts = append(opts, claudecode.ToolNames(c.toolNames))
 		}
+		problems, err = claudecode.CheckToolNames(data, tools.host, opts...)
+	case kindGemini:
+		problems, err = geminicli.CheckToolNames(data, tools.host, geminicli.ToolNames(c.toolNames))
+	}
+	if err != nil {
+		return
+	}
+	for _, p := range problems {
+		report("%s: %v", file, p)
 	}
 }
 

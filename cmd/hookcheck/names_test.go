@@ -58,22 +58,27 @@ func TestLintCrossChecksToolNames(t *testing.T) {
 		`testdata/names/agent.md: line 5: prebuilt toolCallLimit: perTool "Shell" matches no tool ` + tools + ` (did you mean "shell"?)`,
 		`testdata/names/agent.md: line 7: prebuilt toolRetry: tools "fetch" matches no tool ` + tools + "\n",
 		`testdata/names/agent.md: line 9: prebuilt approval: require[0].tool "fs_*" matches no tool ` + tools + "\n",
-		`testdata/names/claude.json: hooks.PreToolUse[0].matcher: PreToolUse matcher "bash" matches no tool ` + tools + ` (did you mean "Bash"?)`,
-		`-toolnames: host name "shel" matches no tool ` + tools + ` (did you mean "shell"?)`,
-		`testdata/names/gemini.json: hooks.BeforeTool[0].matcher: BeforeTool matcher "write-file" matches no tool ` + tools + ` (did you mean "write_file"?)`,
-		`testdata/names/command.json: hooks[0]: pre_tool_call matcher "Shell" matches no tool ` + tools + ` (did you mean "shell"?)`,
+		// The matchers and -toolnames, as each file's dialect checks them.
+		`testdata/names/claude.json: hooks: Claude Code settings: hooks.PreToolUse[0].matcher: "bash" takes the tool "Bash" only when case is set aside: it runs for it, as meant; write "Bash"`,
+		`testdata/names/claude.json: claudecode: ToolNames: "shel" is no tool of this run (did you mean "shell"?)`,
+		`testdata/names/gemini.json: geminicli: Gemini CLI settings: hooks.BeforeTool[0].matcher: "write-file" matches no tool of this run (did you mean "write_file"?), so its hooks never run`,
+		`testdata/names/gemini.json: geminicli: ToolNames: "shel" is no tool of this run (did you mean "shell"?)`,
+		`testdata/names/command.json: hooks[0] (pre_tool_call): matcher "Shell" takes the tool "shell" only when case is set aside: it runs for it, as meant; write "shell"`,
 	} {
 		assert.Equal(t, 1, strings.Count(r.stdout, want), "once: %s\n%s", want, r.stdout)
 	}
-	for _, fine := range []string{`"Bash" matches`, `"Edit|Write"`, `"read_.*"`, `"startup"`, `"write_file|read_file"`, `"shell" matches`, `"file"`, `"user"`, `"write_*"`, `"read_file" matches`} {
+	for _, fine := range []string{`"Bash" matches`, `"Edit|Write"`, `"read_.*"`, `"startup"`, `"write_file|read_file"`, `"shell" matches`, `"file"`, `"user"`, `"write_*"`, `"read_file" matches`, `"Bash" names`, `"shell" names`} {
 		assert.NotContains(t, r.stdout, fine)
 	}
-	assert.Contains(t, r.stdout, "\n7 problem(s)\n")
+	assert.Contains(t, r.stdout, "\n10 problem(s)\n")
 
 	// -tools gives the list for settings files alone.
 	r = hookcheck(t, "", "lint", "-tools", "shell,read_file", "testdata/names/command.json")
 	assert.Equal(t, 1, r.code)
-	assert.Contains(t, r.stdout, `testdata/names/command.json: hooks[0]: pre_tool_call matcher "Shell" matches no tool (tools: shell, read_file) (did you mean "shell"?)`)
+	assert.Contains(t, r.stdout, `testdata/names/command.json: hooks[0] (pre_tool_call): matcher "Shell" takes the tool "shell" only when case is set aside: it runs for it, as meant; write "shell"`)
+	r = hookcheck(t, "", "lint", "-tools", "read_file", "testdata/names/command.json")
+	assert.Equal(t, 1, r.code)
+	assert.Contains(t, r.stdout, `testdata/names/command.json: hooks[0] (pre_tool_call): matcher "Shell" names no tool of this run, so the hook never runs; the tools are read_file`)
 	// Without a list of tools, names are not checked.
 	r = hookcheck(t, "", "lint", "testdata/names/command.json")
 	assert.Equal(t, 0, r.code, r.stdout)
