@@ -32,8 +32,7 @@
 // # What is not covered
 //
 //   - Continue: ADK's flow has no turn to add after a final reply from a
-//     model callback; a Continue is dropped (the core's diagnostic names
-//     the hook).
+//     model callback; a Continue is ignored.
 //   - Streaming (StreamingModeSSE): partial responses bypass the model
 //     hooks' rewrite, so the plugin holds their text back (a partial event
 //     carries none) and the final, aggregated response goes through the
