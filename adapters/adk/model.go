@@ -49,8 +49,9 @@ func (h *Hooks) beforeModel(ctx agent.Context, req *model.LLMRequest) (*model.LL
 		return nil, err
 	}
 	req.Model, req.Contents, req.Config = sent.Model, sent.Contents, sent.Config
+	key := modelKey(ctx)
 	inv.mu.Lock()
-	inv.models = append(inv.models, step)
+	inv.models[key] = append(inv.models[key], step)
 	inv.mu.Unlock()
 	return nil, nil
 }
@@ -68,13 +69,15 @@ func (h *Hooks) afterModel(ctx agent.Context, resp *model.LLMResponse, respErr e
 		held.Content = nil
 		return &held, nil
 	}
+	key := modelKey(ctx)
 	inv.mu.Lock()
-	if len(inv.models) == 0 {
+	steps := inv.models[key]
+	if len(steps) == 0 {
 		inv.mu.Unlock()
 		return nil, errors.New("adk: a model response without its request")
 	}
-	step := inv.models[0]
-	inv.models = inv.models[1:]
+	step := steps[0]
+	inv.models[key] = steps[1:]
 	inv.mu.Unlock()
 	if respErr != nil || resp == nil {
 		return nil, nil // the model's error is ADK's
@@ -97,6 +100,10 @@ func (h *Hooks) afterModel(ctx agent.Context, resp *model.LLMResponse, respErr e
 	}
 	return out, err
 }
+
+// modelKey tells apart the model calls of an invocation that may run at
+// once: those of agents on parallel branches.
+func modelKey(ctx agent.Context) string { return ctx.Branch() + "\x00" + ctx.AgentName() }
 
 // reply is the LLMResponse of the hooks' reply (orig: the model's; nil
 // for a hook's answer), recording a final reply as the run's output.

@@ -75,12 +75,12 @@ type invocation struct {
 	run    *hooks.Run
 	owned  bool // the plugin started run and ends it
 	mu     sync.Mutex
-	models []hooks.ModelStep          // BeforeModel's steps not yet after-ed, oldest first
-	tools  map[string]*hooks.ToolStep // by call ID
-	output string                     // the last final reply
-	ended  *hooks.End                 // a hook ended the run
-	err    error                      // a hook failed the run
-	calls  map[string]map[string]any  // arguments the hooks left, by call ID
+	models map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
+	tools  map[string]*hooks.ToolStep   // by call ID
+	output string                       // the last final reply
+	ended  *hooks.End                   // a hook ended the run
+	err    error                        // a hook failed the run
+	calls  map[string]map[string]any    // arguments the hooks left, by call ID
 }
 
 // Plugin is an ADK plugin that runs every invocation of the app under
@@ -124,7 +124,7 @@ func (h *Hooks) get(id string) *invocation {
 // beforeRun starts the invocation's run, or takes the one the context
 // carries.
 func (h *Hooks) beforeRun(ctx agent.InvocationContext) (*genai.Content, error) {
-	inv := &invocation{tools: map[string]*hooks.ToolStep{}, calls: map[string]map[string]any{}}
+	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}}
 	if run, ok := hooks.RunFromContext(ctx); ok && run != nil {
 		inv.run = run
 	} else {
