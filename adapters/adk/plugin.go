@@ -80,7 +80,6 @@ type invocation struct {
 	output string                       // the last final reply
 	ended  *hooks.End                   // a hook ended the run
 	err    error                        // a hook failed the run
-	calls  map[string]map[string]any    // arguments the hooks left, by call ID
 }
 
 // Plugin is an ADK plugin that runs every invocation of the app under
