@@ -1,0 +1,176 @@
+// Package adk runs a whole ADK app (google.golang.org/adk/v2) under a
+// hooks chain: one plugin.Plugin, given to the runner, puts every
+// invocation, model call and tool call of every agent through the hooks.
+//
+//	p, err := hooksadk.Plugin(chain, hooksadk.Options{})
+//	r, err := runner.New(runner.Config{Agent: root, SessionService: sessions,
+//		PluginConfig: runner.PluginConfig{Plugins: []*plugin.Plugin{p}}})
+//
+// # How the hooks map
+//
+//   - BeforeRun / AfterRun: an invocation is a run. When the context given
+//     to runner.Run carries a run (hooks.ContextWithRun), the plugin uses
+//     it and the host ends it; else the plugin starts one (Input: the
+//     user's text, RunID: the invocation ID) and ends it when the
+//     invocation ends, with the last final reply as Output. RunOf finds
+//     the run of an invocation.
+//   - BeforeModelRequest / AfterModelResponse: ADK's model request is the
+//     genai SDK's (model, contents, config), converted both ways as
+//     adapters/genai does: system instruction, messages, model, tools
+//     (function declarations), call IDs, usage and stop reason. A hook that
+//     narrows the tools or switches the model changes what ADK sends.
+//   - BeforeToolExecute / AfterToolExecute with the call's ID
+//     (agent.Context.FunctionCallID). A refusal does not run the tool: the
+//     model reads {"error": reason}. A result whose only field is a string
+//     "result" or "output" is shown as Text, any other as Value; a tool's
+//     error is an error result the after-hooks may redact.
+//   - End stops the invocation (EndInvocation): the End's output is the
+//     last reply. A hook's canned answer (Respond) is the model's reply.
+//   - A hook failing under FailRun is the error ADK's runner yields.
+//     Model errors are ADK's (OnModelError is left to the app).
+//
+// # What is not covered
+//
+//   - Continue: ADK's flow has no turn to add after a final reply from a
+//     model callback; a Continue is ignored.
+//   - Streaming (StreamingModeSSE): partial responses bypass the model
+//     hooks' rewrite, so the plugin holds their text back (a partial event
+//     carries none) and the final, aggregated response goes through the
+//     hooks. ADK's own streaming tools bypass every tool callback (adk-go
+//     issue 1515): no hook sees their calls; do not offer them under a
+//     guard.
+package adk
+
+import (
+	"context"
+	"errors"
+	"sync"
+
+	"google.golang.org/adk/v2/agent"
+	"google.golang.org/adk/v2/plugin"
+	"google.golang.org/genai"
+
+	"github.com/rienda/hooks"
+)
+
+// Options configures Plugin.
+type Options struct {
+	// Name is the plugin's name; "" is "hooks".
+	Name string
+	// Host is the host of the runs the plugin starts (Session.ID, when
+	// empty, is the ADK session's ID).
+	Host hooks.Host
+}
+
+// Hooks is the state of one Plugin: the run of each invocation.
+type Hooks struct {
+	chain *hooks.Chain
+	host  hooks.Host
+	mu    sync.Mutex
+	runs  map[string]*invocation // by invocation ID
+}
+
+// invocation is one ADK invocation under a run.
+type invocation struct {
+	run    *hooks.Run
+	owned  bool // the plugin started run and ends it
+	mu     sync.Mutex
+	models map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
+	tools  map[string]*hooks.ToolStep   // by call ID
+	output string                       // the last final reply
+	ended  *hooks.End                   // a hook ended the run
+	err    error                        // a hook failed the run
+}
+
+// Plugin is an ADK plugin that runs every invocation of the app under
+// chain. It fails on a nil chain.
+func Plugin(chain *hooks.Chain, opts Options) (*plugin.Plugin, error) {
+	p, _, err := New(chain, opts)
+	return p, err
+}
+
+// New is Plugin, also returning its state (RunOf).
+func New(chain *hooks.Chain, opts Options) (*plugin.Plugin, *Hooks, error) {
+	if chain == nil {
+		return nil, nil, errors.New("adk: Plugin needs a chain")
+	}
+	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}}
+	name := opts.Name
+	if name == "" {
+		name = "hooks"
+	}
+	p, err := plugin.New(plugin.Config{Name: name,
+		BeforeRunCallback: h.beforeRun, AfterRunCallback: h.afterRun,
+		BeforeModelCallback: h.beforeModel, AfterModelCallback: h.afterModel,
+		BeforeToolCallback: h.beforeTool, AfterToolCallback: h.afterTool})
+	return p, h, err
+}
+
+// RunOf is the run of the invocation ctx belongs to; nil outside one.
+func (h *Hooks) RunOf(ctx agent.ReadonlyContext) *hooks.Run {
+	if inv := h.get(ctx.InvocationID()); inv != nil {
+		return inv.run
+	}
+	return nil
+}
+
+func (h *Hooks) get(id string) *invocation {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.runs[id]
+}
+
+// beforeRun starts the invocation's run, or takes the one the context
+// carries.
+func (h *Hooks) beforeRun(ctx agent.InvocationContext) (*genai.Content, error) {
+	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}}
+	if run, ok := hooks.RunFromContext(ctx); ok && run != nil {
+		inv.run = run
+	} else {
+		host := h.host
+		if host.Session.ID == "" && ctx.Session() != nil {
+			host.Session.ID = ctx.Session().ID()
+		}
+		run, err := h.chain.Start(context.WithoutCancel(ctx), host, hooks.RunStart{RunID: ctx.InvocationID(), Input: contentText(ctx.UserContent())})
+		if err != nil {
+			return nil, err
+		}
+		inv.run, inv.owned = run, true
+	}
+	h.mu.Lock()
+	h.runs[ctx.InvocationID()] = inv
+	h.mu.Unlock()
+	return nil, nil
+}
+
+// afterRun ends a run the plugin started.
+func (h *Hooks) afterRun(ctx agent.InvocationContext) {
+	h.mu.Lock()
+	inv := h.runs[ctx.InvocationID()]
+	delete(h.runs, ctx.InvocationID())
+	h.mu.Unlock()
+	if inv == nil || !inv.owned {
+		return
+	}
+	inv.mu.Lock()
+	end := hooks.RunEnd{Output: inv.output, Err: inv.err}
+	if inv.ended != nil {
+		end.Output = inv.ended.Output
+	}
+	inv.mu.Unlock()
+	inv.run.End(context.WithoutCancel(ctx), end)
+}
+
+// contentText is the text of a content's text parts.
+func contentText(c *genai.Content) string {
+	if c == nil {
+		return ""
+	}
+	var s string
+	for _, p := range c.Parts {
+		if p != nil && !p.Thought {
+			s += p.Text
+		}
+	}
+	return s
+}
