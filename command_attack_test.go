@@ -64,22 +64,22 @@ func TestCommandAnAllowQuotingTheCallStaysAnAllow(t *testing.T) {
 func TestEvidentRefusal(t *testing.T) {
 	for out, want := range map[string]bool{
 		`{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"refused: rm "x""}}`: true,
-		`{"decision":"deny","reason":"Security Policy: "quoted""}`:                                        true,
-		`{"decision":"block"}` + "\x00":                                                                   true,
-		"\xef\xbb\xbf" + `{"decision":"block"}`:                                                           true,
-		`{"Decision":"block"}`:                                                                            true,
-		`{"decision":"allow","Decision":"block"}`:                                                         true,
-		`"{\"decision\":\"deny\"}"`:                                                                       true,
-		"deny":                                                                                            true,
-		`{"decision"=>"deny"}`:                                                                            true,
-		`{"decision":"allow","reason":"echo deny"}`:                                                       false,
-		`{"decision":"approve"}`:                                                                          false,
-		`{}`:                                                                                              false,
-		``:                                                                                                false,
-		"checked: ls\n":                                                                                   false,
-		`{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"deny is off"}}`:  false,
-		`{"decision":"allow"} trailing`:                                                                   false,
-		`decision -> block`:                                                                               false, // no separator a guard writes: not evident
+		`{"decision":"deny","reason":"Security Policy: "quoted""}`:                                          true,
+		`{"decision":"block"}` + "\x00":                                                                     true,
+		"\xef\xbb\xbf" + `{"decision":"block"}`:                                                             true,
+		`{"Decision":"block"}`:                                                                              true,
+		`{"decision":"allow","Decision":"block"}`:                                                           true,
+		`"{\"decision\":\"deny\"}"`:                                                                         true,
+		"deny":                                                                                              true,
+		`{"decision"=>"deny"}`:                                                                              true,
+		`{"decision":"allow","reason":"echo deny"}`:                                                         false,
+		`{"decision":"approve"}`:                                                                            false,
+		`{}`:                                                                                                false,
+		``:                                                                                                  false,
+		"checked: ls\n":                                                                                     false,
+		`{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecisionReason":"deny is off"}}`: false,
+		`{"decision":"allow"} trailing`: false,
+		`decision -> block`:             false, // no separator a guard writes: not evident
 	} {
 		_, got := hooks.EvidentRefusal([]byte(out))
 		assert.Equal(t, want, got, "%q", out)
