@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -83,4 +84,19 @@ func TestAFailureWithoutARefusalStillFailsOpen(t *testing.T) {
 	assert.True(t, ran)
 	assert.Equal(t, hooks.ToolResult{Text: "ran"}, res)
 	assert.Len(t, rec.diagnostics(), 1)
+}
+
+// A name of a matcher's list that takes no tool disarms the guard meant
+// for it, however well the other names match: "Bash|write_flie" guards
+// the shell, never write_file. It is a problem with a did-you-mean (it
+// passed as a matcher that takes a tool).
+func TestANameOfAListThatTakesNoToolIsAProblem(t *testing.T) {
+	settings, err := json.Marshal(map[string]any{"hooks": map[string]any{
+		"PreToolUse": []map[string]any{ccGroup("Bash|write_flie", "true"), ccGroup("Bash|write_file", "true")},
+	}})
+	require.NoError(t, err)
+	problems, err := claudecode.CheckToolNames(settings, []string{"shell", "write_file"}, ccToolNames)
+	require.NoError(t, err)
+	require.Len(t, problems, 1, "%q", problems)
+	assert.Contains(t, problems[0].Error(), `hooks.PreToolUse[0].matcher: "write_flie" names no tool of this run (did you mean "write_file"?)`)
 }
