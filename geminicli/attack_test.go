@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/geminicli"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -78,4 +79,34 @@ func TestAnAllowQuotingTheCallStaysAnAllow(t *testing.T) {
 			assert.Empty(t, rec.errors())
 		})
 	}
+}
+
+// A matcher of names joined by '|' is read name by name: one in another
+// case still guards its tool (with a diagnostic), and one that takes no
+// tool of the run is a problem with a did-you-mean, however well the
+// others match. Before, "run_shell_command|Write_File" let the write run
+// without a word.
+func TestEachNameOfAnAlternationGuards(t *testing.T) {
+	guard := handler(emit(t, `{"decision":"deny","reason":"no writes"}`, "0", ""))
+	res, ran, rec := guardedWriteMatching(t, "run_shell_command|Write_File", guard)
+	assert.False(t, ran, "the write ran")
+	assert.Equal(t, hooks.ToolResult{Text: "Tool execution blocked: no writes", IsError: true}, res)
+	assert.Contains(t, strings.Join(rec.errors(), "\n"), `does not match the tool "write_file" as written`)
+
+	data := settings(t, map[string][]map[string]any{"BeforeTool": {group("run_shell_command|write_flie", handler("true"))}})
+	problems, err := geminicli.CheckToolNames(data, []string{"shell", "write"}, toolNames)
+	require.NoError(t, err)
+	require.Len(t, problems, 1, "%q", problems)
+	assert.Contains(t, problems[0].Error(), `"write_flie" of "run_shell_command|write_flie" matches no tool of this run (did you mean "write_file"?)`)
+}
+
+// guardedWriteMatching is guardedWrite with a BeforeTool group's matcher.
+func guardedWriteMatching(t *testing.T, matcher string, guard map[string]any) (hooks.ToolResult, bool, *recorder) {
+	t.Helper()
+	var rec recorder
+	run := start(t, &rec, host(t, &rec), settings(t, map[string][]map[string]any{"BeforeTool": {group(matcher, guard)}}), toolNames)
+	tl := &tool{text: "written"}
+	res, err := run.CallTool(bg, write("x"), tl.run)
+	require.NoError(t, err)
+	return res, len(tl.ran()) > 0, &rec
 }
