@@ -110,3 +110,17 @@ func guardedWriteMatching(t *testing.T, matcher string, guard map[string]any) (h
 	require.NoError(t, err)
 	return res, len(tl.ran()) > 0, &rec
 }
+
+// Gemini CLI's runner reads stderr when stdout is blank, after exit 0
+// too: a deny written there denies. This package kept stderr only for a
+// failing exit, so the write ran.
+func TestADenyOnStderrAfterExit0Denies(t *testing.T) {
+	guard := handler(`cat >/dev/null; echo '{"decision":"deny","reason":"from stderr"}' >&2`)
+	res, ran, _ := guardedWrite(t, "BeforeTool", guard, "x")
+	assert.False(t, ran, "the write ran")
+	assert.Equal(t, hooks.ToolResult{Text: "Tool execution blocked: from stderr", IsError: true}, res)
+
+	res, ran, rec := guardedWrite(t, "BeforeTool", handler(`cat >/dev/null; echo 'checked' >&2`), "x")
+	assert.True(t, ran, res.Text)
+	assert.Empty(t, rec.errors())
+}

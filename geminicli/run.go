@@ -99,8 +99,12 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 	}
 	vars := h.vars(c, cwd)
 	argv := []string{"bash", "-c", expand(h.command, vars)}
-	out, err := proc.Run(c, proc.Command{Argv: argv, Dir: cwd, Env: h.environ(c, vars),
+	got, err := proc.Exec(c, proc.Command{Argv: argv, Dir: cwd, Env: h.environ(c, vars),
 		Stdin: stdin, Timeout: h.timeout, MaxOut: MaxOutput})
+	if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
+		err = fmt.Errorf("%w: more than %d bytes on stdout", proc.ErrOutputTooLarge, MaxOutput)
+	}
+	out := got.Stdout
 	if cerr := c.Err(); cerr != nil {
 		return result{}, cerr
 	}
@@ -108,9 +112,11 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		r := h.read(out, "", 0)
+		// The runner reads stderr when stdout is blank, after exit 0 too:
+		// a deny written there denies (its last 2 KiB are kept).
+		r := h.read(out, strings.TrimSpace(string(got.Stderr)), 0)
 		if guard {
-			readEvident(&r, strings.TrimSpace(string(out)))
+			readEvident(&r, readText(out, string(got.Stderr)))
 		}
 		return r, nil
 	case errors.Is(err, proc.ErrOutputTooLarge):
