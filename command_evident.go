@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/rienda/hooks/internal/suggest"
@@ -83,14 +84,25 @@ func isRefusal(v string) bool {
 }
 
 // firstWord is the first run of letters of v, in lower case, past any
-// leading spaces and punctuation.
+// leading spaces and punctuation. Invisible format characters (a zero
+// width space) are dropped first, and a letter of another script counts,
+// so that a look-alike ("blоck" with a Cyrillic о) is a typo of a word.
 func firstWord(v string) string {
-	start := strings.IndexFunc(v, isASCIILetter)
+	if len(v) > 256 {
+		v = v[:256] // a decision's first word is at its start
+	}
+	v = strings.Map(func(r rune) rune {
+		if unicode.Is(unicode.Cf, r) {
+			return -1
+		}
+		return r
+	}, v)
+	start := strings.IndexFunc(v, unicode.IsLetter)
 	if start < 0 || start > 16 {
 		return ""
 	}
 	v = v[start:]
-	end := strings.IndexFunc(v, func(r rune) bool { return !isASCIILetter(r) })
+	end := strings.IndexFunc(v, func(r rune) bool { return !unicode.IsLetter(r) })
 	if end < 0 {
 		end = len(v)
 	}
@@ -108,7 +120,7 @@ func evidentPair(key string, value any) (string, bool) {
 			return fmt.Sprintf("%q: %q", key, v), true
 		}
 		if f := foldDecisionKey(key); refusalWords[f] || allowKeyNames[f] {
-			if b, err := strconv.ParseBool(v); err == nil {
+			if b, ok := boolWords[strings.ToLower(strings.TrimSpace(v))]; ok {
 				return evidentPair(key, b)
 			}
 		}
@@ -117,9 +129,18 @@ func evidentPair(key string, value any) (string, bool) {
 		if v && refusalWords[f] || !v && allowKeyNames[f] {
 			return fmt.Sprintf("%q: %t", key, v), true
 		}
+	case float64: // JavaScript's truthiness: {"block": 1}, {"allow": 0}
+		if what, ok := evidentPair(key, v != 0); ok {
+			return fmt.Sprintf("%q: %v (%s)", key, v, what), true
+		}
 	}
 	return "", false
 }
+
+// boolWords are the strings read as a yes or a no under a refusal or an
+// allow key ({"allow": "no"}, {'block': 'True'}).
+var boolWords = map[string]bool{"true": true, "yes": true, "1": true, "on": true,
+	"false": false, "no": false, "0": false, "off": false}
 
 // maxEvidentWord is the longest word read as a decision key or a
 // refusal: longer ones are neither, and are not compared.
@@ -130,11 +151,12 @@ const maxEvidentWord = 40
 const maxEvidentDepth = 32
 
 // evidentInJSON looks for an evident refusal in valid JSON: every key of
-// every object, repeated keys included, as decoded (escapes read).
+// every object, repeated keys included, as decoded (escapes read); a
+// list's strings count as its key's ("decision": ["block"]).
 func evidentInJSON(data []byte) (string, bool) {
 	dec := json.NewDecoder(bytes.NewReader(data))
 	var found string
-	_, _ = walkJSON(dec, 0, func(key string, value any) {
+	_, _ = walkJSON(dec, 0, "", func(key string, value any) {
 		if found == "" {
 			found, _ = evidentPair(key, value)
 		}
@@ -142,10 +164,11 @@ func evidentInJSON(data []byte) (string, bool) {
 	return found, found != ""
 }
 
-// walkJSON reads one value from dec, calling visit with each object key
-// and its value (nil for an object or an array, which it walks); it
-// returns a scalar's value.
-func walkJSON(dec *json.Decoder, depth int, visit func(string, any)) (any, error) {
+// walkJSON reads one value from dec, the value of key, calling visit with
+// each object key and its value (nil for an object or an array, which it
+// walks) and with key and each scalar of a list; it returns a scalar's
+// value.
+func walkJSON(dec *json.Decoder, depth int, key string, visit func(string, any)) (any, error) {
 	if depth > maxEvidentDepth {
 		var skip json.RawMessage
 		return nil, dec.Decode(&skip)
@@ -161,19 +184,23 @@ func walkJSON(dec *json.Decoder, depth int, visit func(string, any)) (any, error
 			if err != nil {
 				return nil, err
 			}
-			value, err := walkJSON(dec, depth+1, visit)
+			k, _ := kt.(string)
+			value, err := walkJSON(dec, depth+1, k, visit)
 			if err != nil {
 				return nil, err
 			}
-			key, _ := kt.(string)
-			visit(key, value)
+			visit(k, value)
 		}
 		_, err = dec.Token()
 		return nil, err
 	case json.Delim('['):
 		for dec.More() {
-			if _, err := walkJSON(dec, depth+1, visit); err != nil {
+			value, err := walkJSON(dec, depth+1, key, visit)
+			if err != nil {
 				return nil, err
+			}
+			if value != nil && key != "" {
+				visit(key, value)
 			}
 		}
 		_, err = dec.Token()
@@ -217,7 +244,14 @@ func evidentInText(out []byte) (string, bool) {
 				prev = "" // "a::b" is not a key and its value
 			}
 			sawColon = true
-		case ' ', '\t', '\r', '\n', '"', '\'', '`', '\\':
+		case '>':
+			// Ruby's and Perl's hash, {"decision"=>"block"} (what Ruby's
+			// puts prints for a Hash): "=>" separates a key and its value.
+			if i == 0 || text[i-1] != '=' {
+				prev, sawColon = "", false
+			}
+		case ' ', '\t', '\r', '\n', '"', '\'', '`', '\\', '[':
+			// '[': a decision given as a list, "decision": ["block"].
 		default:
 			prev, sawColon = "", false
 		}
@@ -298,4 +332,43 @@ func bareRefusal(out []byte) (string, bool) {
 		return "", false
 	}
 	return word, isRefusal(word)
+}
+
+// EvidentRefusal reports whether a guard's output evidently says refuse,
+// however else it is wrong, and says how ("decision": "block"): a
+// decision key ("decision", Claude Code's "permissionDecision" and
+// "behavior"), or a key within a typo of one, in any case, holding a
+// refusal word ("block", "deny", "reject", "refuse", "disallow",
+// "forbid", their past forms, a typo or a look-alike of one), or a list
+// holding one; a refusal key holding true or an allow key holding false
+// ({"allow": false}); or a refusal word alone. In valid JSON only keys
+// and their values count, at any depth: a refusal word in the text of a
+// string ({"decision":"allow","reason":"echo deny"}) does not refuse. In
+// output that is not valid JSON, or is a JSON string holding text, every
+// key and value pair of the text counts, quoted or not ('decision':
+// 'deny', decision=block, {"decision"=>"block"}, \"decision\":\"block\"),
+// quoted text included: which quotes are the guard's own cannot be told
+// once a quote in the call broke them.
+//
+// It is the rule command hooks apply (see CommandHooks), for a dialect's
+// tool guard to apply to what its handlers print: a guard's output is
+// often built from the call (a reason quoting the command), so the model
+// can break its JSON with a quote, or make it crash after it printed its
+// refusal; neither may turn the refusal into an allow. The model can
+// make a guard's output say refuse (and so refuse its own call), never
+// stop saying it.
+func EvidentRefusal(output []byte) (string, bool) {
+	out := bytes.TrimSpace(output)
+	if len(out) == 0 {
+		return "", false
+	}
+	if word, ok := bareRefusal(out); ok {
+		return fmt.Sprintf("%q alone", word), true
+	}
+	if json.Valid(out) {
+		if what, ok := evidentInJSON(out); ok || out[0] == '{' {
+			return what, ok
+		}
+	}
+	return evidentInText(out)
 }

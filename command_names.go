@@ -24,10 +24,11 @@ func (h *commandHook) toolEvent() bool {
 	return h.point == BeforeToolExecute || h.point == AfterToolExecute
 }
 
-// matchFolded reports whether the matcher takes subject once case is set
-// aside (it did not take it as written), and says so once.
+// matchFolded reports whether the matcher takes subject once case and
+// the spaces around it are set aside (it did not take it as written: a
+// " shell" pasted with a space), and says so once.
 func (h *commandHook) matchFolded(c *Context, subject string) bool {
-	if h.cfg.Matcher == "" || !strings.Contains(strings.ToLower(subject), strings.ToLower(h.cfg.Matcher)) {
+	if !foldedMatch(h.cfg.Matcher, subject) {
 		return false
 	}
 	if h.foldNoted.CompareAndSwap(false, true) {
@@ -35,6 +36,13 @@ func (h *commandHook) matchFolded(c *Context, subject string) bool {
 			h.cfg.Matcher, subject, subject))
 	}
 	return true
+}
+
+// foldedMatch reports whether matcher takes tool once case and the spaces
+// around the matcher are set aside.
+func foldedMatch(matcher, tool string) bool {
+	folded := strings.ToLower(strings.TrimSpace(matcher))
+	return folded != "" && strings.Contains(strings.ToLower(tool), folded)
 }
 
 // missedTypo says, once, when the matcher did not take subject but is
@@ -60,12 +68,12 @@ func commandMatcherProblem(matcher string, tools []string) error {
 		if strings.Contains(t, matcher) {
 			return nil
 		}
-		if folded == "" && strings.Contains(strings.ToLower(t), strings.ToLower(matcher)) {
+		if folded == "" && foldedMatch(matcher, t) {
 			folded = t
 		}
 	}
 	if folded != "" {
-		return fmt.Errorf(`matcher %q takes the tool %q only when case is set aside: it runs for it, as meant; write %q`, matcher, folded, folded)
+		return fmt.Errorf(`matcher %q takes the tool %q only when case is set aside, or the spaces around it: it runs for it, as meant; write %q`, matcher, folded, folded)
 	}
 	hint := ""
 	if like, ok := suggest.Closest(matcher, tools); ok {

@@ -135,6 +135,11 @@ func (h *hook) fire(c *hooks.Context, ev Event, inv string, out *Outcome, added 
 			out.Block, out.Allow, out.Reason = true, false, f.BlockMessage()
 			return true, nil
 		}
+		if reason, diag, ok := hd.refusal(&r); ok && ev.Name == "PermissionRequest" {
+			scope.settleRefusal(c, &r, diag)
+			out.Block, out.Allow, out.Reason = true, false, reason
+			return true, nil
+		}
 		if !scope.settle(c, &r) {
 			continue
 		}

@@ -101,7 +101,12 @@ func (h *handler) post(ctx context.Context, body []byte, env map[string]string) 
 	case len(out) > maxOutput:
 		return result{err: h.fail(fmt.Errorf("its answer cannot be read: output too large: more than %d bytes", maxOutput)), tooMuch: true}
 	case resp.StatusCode < 200 || resp.StatusCode > 299:
-		return result{err: h.fail(fmt.Errorf("it answered %s: %s", resp.Status, clip(json.RawMessage(out))))}
+		r := result{}
+		if h.guards() {
+			r = h.parse(out) // a refusal in an error's body still refuses (evident.go)
+		}
+		r.err = h.fail(fmt.Errorf("it answered %s: %s", resp.Status, clip(json.RawMessage(out))))
+		return r
 	}
 	return h.parse(out)
 }

@@ -164,32 +164,43 @@ func (s *set) toolProblems(host []string) []error {
 }
 
 // problem is what is wrong with m against the run's tool names (host and
-// Claude Code names): nil when it takes one as written.
+// Claude Code names): nil when it takes one as written and, for a list of
+// names ("Bash|Wirte"), when each of its names takes one: a name of the
+// list that takes none disarms the guard for the tool it was meant for,
+// however well the others match.
 func (m matcher) problem(subjects []string) error {
-	for _, s := range subjects {
-		if m.matches(s) {
-			return nil
-		}
-	}
 	list := strings.Join(subjects, ", ")
-	if m.es != nil {
-		return fmt.Errorf("hooks: Claude Code settings: %s: %q matches no tool of this run, so its handlers never run; the tools are %s", m.path, m.src, list)
-	}
-	for _, name := range m.names {
+	if m.es != nil || m.all {
 		for _, s := range subjects {
-			if strings.EqualFold(name, s) {
-				return fmt.Errorf("hooks: Claude Code settings: %s: %q takes the tool %q only when case is set aside: it runs for it, as meant; write %q", m.path, name, s, s)
+			if m.matches(s) {
+				return nil
 			}
 		}
+		return fmt.Errorf("hooks: Claude Code settings: %s: %q matches no tool of this run, so its handlers never run; the tools are %s", m.path, m.src, list)
 	}
-	hint := ""
+	var missed []string
 	for _, name := range m.names {
+		if slices.Contains(subjects, name) {
+			continue
+		}
+		if i := slices.IndexFunc(subjects, func(s string) bool { return strings.EqualFold(name, s) }); i >= 0 {
+			missed = append(missed, fmt.Sprintf("%q takes the tool %q only when case is set aside: it runs for it, as meant; write %q", name, subjects[i], subjects[i]))
+			continue
+		}
+		hint := ""
 		if like, ok := suggest.Closest(name, subjects); ok {
 			hint = fmt.Sprintf(" (did you mean %q?)", like)
-			break
 		}
+		what := fmt.Sprintf("%q names no tool of this run%s, so its handlers never run", name, hint)
+		if len(m.names) > 1 {
+			what += fmt.Sprintf(" for the tool it was meant for (a name of the list %q)", m.src)
+		}
+		missed = append(missed, what)
 	}
-	return fmt.Errorf("hooks: Claude Code settings: %s: %q names no tool of this run%s, so its handlers never run; the tools are %s", m.path, m.src, hint, list)
+	if len(missed) == 0 {
+		return nil
+	}
+	return fmt.Errorf("hooks: Claude Code settings: %s: %s; the tools are %s", m.path, strings.Join(missed, "; "), list)
 }
 
 // CheckToolNames checks a Claude Code settings file against the tool

@@ -61,8 +61,10 @@ func TestNamesInAnotherCaseStillGuard(t *testing.T) {
 
 // At the first model request that lists the run's tools, a matcher that
 // takes none of them, and a ToolNames key that is none of them, is a
-// diagnostic with a did-you-mean, once per settings set; a matcher that
-// takes one says nothing.
+// diagnostic with a did-you-mean, once per settings set; so is a name of
+// a list that takes none ("Write" of "Bash|Write": the run has no Write,
+// and the guard meant for it never runs); a matcher that takes one says
+// nothing.
 func TestNamesThatMatchNoToolOfTheRunAreDiagnosed(t *testing.T) {
 	var rec recorder
 	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
@@ -77,11 +79,12 @@ func TestNamesThatMatchNoToolOfTheRunAreDiagnosed(t *testing.T) {
 		require.NoError(t, err)
 	}
 	got := diagTexts(rec.diagnostics())
-	require.Len(t, got, 4, "%q", got)
+	require.Len(t, got, 5, "%q", got)
 	assert.Contains(t, got[0], `hooks.PreToolUse[0].matcher: "Bsh" names no tool of this run (did you mean "Bash"?), so its handlers never run; the tools are shell, Bash, write_file`)
 	assert.Contains(t, got[1], `hooks.PreToolUse[1].matcher: "deploy" names no tool of this run`)
 	assert.Contains(t, got[2], `hooks.PreToolUse[2].matcher: "^Deploy.*" matches no tool of this run`)
-	assert.Contains(t, got[3], `ToolNames: "Shel" is no tool of this run (did you mean "shell"?)`)
+	assert.Contains(t, got[3], `hooks.PreToolUse[3].matcher: "Write" names no tool of this run, so its handlers never run for the tool it was meant for (a name of the list "Bash|Write")`)
+	assert.Contains(t, got[4], `ToolNames: "Shel" is no tool of this run (did you mean "shell"?)`)
 }
 
 // CheckToolNames makes the run's check on a settings file, for a linter.

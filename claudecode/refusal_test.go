@@ -32,8 +32,8 @@ func TestOutputNamesAreExact(t *testing.T) {
 	}{
 		"deny, then Allow": {`{"hookSpecificOutput":{"permissionDecision":"deny","PermissionDecision":"allow","permissionDecisionReason":"no"}}`,
 			"no", `"hookSpecificOutput.PermissionDecision" is ignored`},
-		"only a capitalised deny": {`{"hookSpecificOutput":{"PermissionDecision":"deny"}}`,
-			"", `did you mean "hookSpecificOutput.permissionDecision"?`},
+		"only a capitalised deny (evidently a refusal: it refuses)": {`{"hookSpecificOutput":{"PermissionDecision":"deny"}}`,
+			"refused by Claude Code hook PreToolUse[0].hooks[0]", `did you mean "hookSpecificOutput.permissionDecision"?`},
 		"repeated: the last": {`{"hookSpecificOutput":{"permissionDecision":"allow","permissionDecision":"deny"}}`,
 			"refused by Claude Code hook PreToolUse[0].hooks[0]", ""},
 		"legacy block, then Decision":   {`{"decision":"block","Decision":"approve","reason":"legacy no"}`, "legacy no", `"Decision" is ignored`},

@@ -67,6 +67,10 @@ type result struct {
 	notes   []error // what in the output was ignored (a misspelt key, a value of the wrong type)
 	err     error   // the handler failed: a diagnostic, or a refusal under failClosed
 	tooMuch bool    // it printed more than maxOutput: its decision is unknown
+	// evident is how the output evidently refuses when the exact reading
+	// does not (a guard's JSON broken by a quote in the call): see
+	// evident.go. Set only for the events that guard a tool.
+	evident string
 }
 
 // failure is a handler that did not give a decision: it names the
@@ -220,7 +224,14 @@ func (h *handler) decide(out proc.Output, err error) result {
 	case err == nil:
 		return h.parse(out.Stdout)
 	}
-	return result{err: h.fail(err)}
+	// A failure after output: a guard may have printed its refusal, then
+	// crashed or hung on something in the call (evident.go).
+	r := result{}
+	if h.guards() && len(bytes.TrimSpace(out.Stdout)) > 0 {
+		r = h.parse(out.Stdout)
+	}
+	r.err = h.fail(err)
+	return r
 }
 
 // cutPrinted is the start of a stdout too large to read, at most
@@ -239,6 +250,7 @@ func cutPrinted(out proc.Output) string {
 // parse reads stdout (parseStdout), its notes naming the handler.
 func (h *handler) parse(out []byte) result {
 	r := parseStdout(out)
+	h.readEvident(out, &r)
 	for i, n := range r.notes {
 		r.notes[i] = fmt.Errorf("the Claude Code hook %s: %w", h.where, n)
 	}

@@ -52,6 +52,10 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 			f.then = "the tool call is refused"
 			return nil, hooks.FailClosed(f)
 		}
+		if reason, diag, ok := hd.refusal(&r); ok {
+			h.settleRefusal(c, &r, diag)
+			return hooks.Refuse(reason), nil
+		}
 		if !h.settle(c, &r) {
 			continue
 		}

@@ -45,15 +45,29 @@ func plainName(s string) bool {
 	}) < 0
 }
 
-// takesFolded reports whether m, a plain name, takes one of subjects once
+// alternatives are the names of a matcher written as plain names joined
+// by '|' ("run_shell_command|write_file", a regular expression that takes
+// either), or the one plain name it is; nil for any other expression.
+func alternatives(src string) []string {
+	names := strings.Split(src, "|")
+	for _, n := range names {
+		if !plainName(n) {
+			return nil
+		}
+	}
+	return names
+}
+
+// takesFolded reports whether m, plain names, takes one of subjects once
 // case is set aside, and says so once; else it says, once, when m is a
 // typo of one.
 func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
-	if m.note == nil || !plainName(m.src) {
+	names := alternatives(m.src)
+	if m.note == nil || names == nil {
 		return false
 	}
 	for _, s := range subjects {
-		if strings.Contains(strings.ToLower(s), strings.ToLower(m.src)) {
+		if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(n)) }) {
 			if m.note.folded.CompareAndSwap(false, true) {
 				c.Diagnose(fmt.Errorf("geminicli: Gemini CLI settings: %s: %q does not match the tool %q as written (a matcher is a regular expression, case included): it runs for it, as meant; write %q",
 					m.path, m.src, s, s))
@@ -132,6 +146,10 @@ func (s *set) toolProblems(host []string) []error {
 	list := strings.Join(subjects, ", ")
 	var out []error
 	for _, m := range s.matchers {
+		if names := alternatives(m.src); len(names) > 1 {
+			out = append(out, alternativeProblems(m, names, subjects)...)
+			continue
+		}
 		if slices.ContainsFunc(subjects, func(x string) bool { return m.matches(x) }) {
 			continue
 		}
@@ -159,6 +177,30 @@ func (s *set) toolProblems(host []string) []error {
 		}
 		out = append(out, fmt.Errorf("geminicli: ToolNames: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
 			key, hint, s.opts.toGemini[key], strings.Join(host, ", ")))
+	}
+	return out
+}
+
+// alternativeProblems are the names of m, a list of names joined by '|',
+// that take no tool of subjects as written: each disarms the guard meant
+// for its tool, however well the others match.
+func alternativeProblems(m matcher, names, subjects []string) []error {
+	var out []error
+	for _, n := range names {
+		if slices.ContainsFunc(subjects, func(x string) bool { return strings.Contains(x, n) }) {
+			continue
+		}
+		if i := slices.IndexFunc(subjects, func(x string) bool { return strings.Contains(strings.ToLower(x), strings.ToLower(n)) }); i >= 0 {
+			out = append(out, fmt.Errorf("geminicli: Gemini CLI settings: %s: %q of %q takes the tool %q only when case is set aside: it runs for it, as meant; write %q",
+				m.path, n, m.src, subjects[i], subjects[i]))
+			continue
+		}
+		hint := ""
+		if like, ok := suggest.Closest(n, subjects); ok {
+			hint = fmt.Sprintf(" (did you mean %q?)", like)
+		}
+		out = append(out, fmt.Errorf("geminicli: Gemini CLI settings: %s: %q of %q matches no tool of this run%s, so its hooks never run for the tool it was meant for; the tools are %s",
+			m.path, n, m.src, hint, strings.Join(subjects, ", ")))
 	}
 	return out
 }

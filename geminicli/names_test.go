@@ -54,8 +54,9 @@ func TestGeminiMatcherNamesThatMissTheTool(t *testing.T) {
 }
 
 // At the first model request that lists the run's tools, a tool matcher
-// that takes none of them, and a ToolNames key that is none of them, is a
-// diagnostic with a did-you-mean, once per settings set.
+// that takes none of them, a name of a '|' list that takes none of them
+// ("replace" of "write_file|replace"), and a ToolNames key that is none
+// of them, is a diagnostic with a did-you-mean, once per settings set.
 func TestGeminiNamesThatMatchNoToolOfTheRunAreDiagnosed(t *testing.T) {
 	var rec recorder
 	run := start(t, &rec, host(t, &rec), settings(t, map[string][]map[string]any{
@@ -68,11 +69,12 @@ func TestGeminiNamesThatMatchNoToolOfTheRunAreDiagnosed(t *testing.T) {
 		require.NoError(t, err)
 	}
 	got := rec.errors()
-	require.Len(t, got, 4, "%q", got)
+	require.Len(t, got, 5, "%q", got)
 	assert.Contains(t, got[0], `hooks.BeforeTool[0].matcher: "write-file" matches no tool of this run (did you mean "write_file"?), so its hooks never run; the tools are write, write_file, shell`)
 	assert.Contains(t, got[1], `hooks.BeforeTool[1].matcher: "^deploy$" matches no tool of this run`)
-	assert.Contains(t, got[2], `hooks.AfterTool[0].matcher: "run_shell_command" matches no tool of this run`)
-	assert.Contains(t, got[3], `ToolNames: "shel" is no tool of this run (did you mean "shell"?)`)
+	assert.Contains(t, got[2], `hooks.BeforeTool[2].matcher: "replace" of "write_file|replace" matches no tool of this run`)
+	assert.Contains(t, got[3], `hooks.AfterTool[0].matcher: "run_shell_command" matches no tool of this run`)
+	assert.Contains(t, got[4], `ToolNames: "shel" is no tool of this run (did you mean "shell"?)`)
 }
 
 // CheckToolNames makes the run's check on a settings file, for a linter.

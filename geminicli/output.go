@@ -175,6 +175,9 @@ func (h *hook) diagnose(c *hooks.Context, results []result) {
 		if r.code != 0 {
 			c.Diagnose(r.exitFailure(h.event))
 		}
+		if r.evident != "" {
+			c.Diagnose(r.evidentNote())
+		}
 		if r.out == nil {
 			continue
 		}

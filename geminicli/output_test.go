@@ -83,9 +83,15 @@ func TestKeysAreReadExactly(t *testing.T) {
 	res, _ = guardOutcome(t, emit(t, `{"decision":"deny","reason":"`+strings.Repeat("r", 100000)+`"}`, "0", ""))
 	assert.True(t, res.IsError, "an overlong reason still denies")
 
+	// Gemini CLI reads "Deny" as no decision; it evidently refuses, so it
+	// denies here (evident.go), with a diagnostic saying so.
 	res, diags = guardOutcome(t, emit(t, `{"decision":"Deny"}`, "0", ""))
-	assert.False(t, res.IsError, "Gemini CLI reads \"Deny\" as no decision")
-	assert.Contains(t, strings.Join(diags, "\n"), `printed the decision "Deny" (did you mean "deny"?)`)
+	assert.True(t, res.IsError, res.Text)
+	assert.Contains(t, strings.Join(diags, "\n"), `printed output that evidently refuses ("decision": "Deny"), which Gemini CLI would not read as a deny`)
+
+	res, diags = guardOutcome(t, emit(t, `{"decision":"Allow"}`, "0", ""))
+	assert.False(t, res.IsError, "Gemini CLI reads \"Allow\" as no decision, and so does this package")
+	assert.Contains(t, strings.Join(diags, "\n"), `printed the decision "Allow" (did you mean "allow"?)`)
 }
 
 // Several handlers of one event run at once, and their outputs merge in

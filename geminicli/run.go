@@ -47,6 +47,9 @@ type result struct {
 	tooBig  bool     // stdout passed MaxOutput: its decision cannot be read
 	unknown []string // output keys no field took (typos are diagnosed)
 	err     error    // the handler failed (timeout, start, escape): a diagnostic
+	// evident is how the output evidently refuses when Gemini CLI would
+	// not read a deny in it (evident.go); the result then denies.
+	evident string
 }
 
 // failure is a handler that gave no output: it names the handler and its
@@ -96,15 +99,26 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 	}
 	vars := h.vars(c, cwd)
 	argv := []string{"bash", "-c", expand(h.command, vars)}
-	out, err := proc.Run(c, proc.Command{Argv: argv, Dir: cwd, Env: h.environ(c, vars),
+	got, err := proc.Exec(c, proc.Command{Argv: argv, Dir: cwd, Env: h.environ(c, vars),
 		Stdin: stdin, Timeout: h.timeout, MaxOut: MaxOutput})
+	if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
+		err = fmt.Errorf("%w: more than %d bytes on stdout", proc.ErrOutputTooLarge, MaxOutput)
+	}
+	out := got.Stdout
 	if cerr := c.Err(); cerr != nil {
 		return result{}, cerr
 	}
+	guard := guardEvent(in.HookEventName)
 	var exit *exec.ExitError
 	switch {
 	case err == nil:
-		return h.read(out, "", 0), nil
+		// The runner reads stderr when stdout is blank, after exit 0 too:
+		// a deny written there denies (its last 2 KiB are kept).
+		r := h.read(out, strings.TrimSpace(string(got.Stderr)), 0)
+		if guard {
+			readEvident(&r, readText(out, string(got.Stderr)))
+		}
+		return r, nil
 	case errors.Is(err, proc.ErrOutputTooLarge):
 		return result{h: h, tooBig: true, err: &failure{h.where, h.command, err}}, nil
 	case errors.As(err, &exit):
@@ -113,10 +127,28 @@ func (h *handler) run(c *hooks.Context, in input) (result, error) {
 			code = 0 // killed by a signal of its own: Node reports no code, and the runner reads it as 0
 		}
 		r := h.read(out, stderrOf(err, exit), code)
+		if guard {
+			readEvident(&r, readText(out, stderrOf(err, exit)))
+		}
 		r.code, r.stderr = exit.ExitCode(), stderrOf(err, exit)
 		return r, nil
 	}
+	if guard {
+		if r, ok := h.timedOutRead(out); ok {
+			r.err = &failure{h.where, h.command, fmt.Errorf("%w; it printed a refusal first, which denies", err)}
+			return r, nil
+		}
+	}
 	return result{h: h, err: &failure{h.where, h.command, err}}, nil
+}
+
+// readText is what the runner reads of a handler: stdout, or stderr when
+// stdout is blank, trimmed.
+func readText(stdout []byte, stderr string) string {
+	if text := strings.TrimSpace(string(stdout)); text != "" {
+		return text
+	}
+	return strings.TrimSpace(stderr)
 }
 
 // stderrOf is the end of stderr that proc.Run keeps in a non-zero exit's
