@@ -108,7 +108,7 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
 		partialMask: func(string) string { return "[MASKED_URL]" }},
 	{kind: "ip", group: "pii", hint: ipHint,
-		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
+		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{1,4})?)`),
 		trim: ipTrim, valid: ipValid, partialMask: maskIP},
 	{kind: "mac_address", group: "pii", hint: macHint,
 		re:    regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b`),
@@ -117,13 +117,13 @@ var builtins = []*detector{
 		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
 		trim: ibanTrim, valid: ibanValid},
 	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
-		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: luhn, partialMask: maskCard},
+		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: cardValid, partialMask: maskCard},
 	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
 		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
 		sub: -1, valid: ssnValid},
 	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
 		re: regexp.MustCompile(`(?:(?:\+\d{1,3}|\b00[1-9]\d{0,2})(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
-			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b`),
+			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|\b1[ .-]?\(\d{3}\) ?\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b`),
 		valid: phoneDigits},
 }
 

@@ -15,6 +15,27 @@ func luhn(s string, i, j int) bool {
 	return luhnDigits(s[i:j])
 }
 
+// cardValid is luhn, for a number whose first digit a card network
+// issues (1 UATP, 2 and 5 Mastercard, 3 Amex, Diners and JCB, 4 Visa, 6
+// Discover, UnionPay and Maestro), 13 digits long only for Visa and
+// Maestro (4, 5, 6): one in ten of any other run of digits passes Luhn, a
+// millisecond timestamp (1686128105041) or a tracking number among them.
+func cardValid(s string, i, j int) bool {
+	if !luhn(s, i, j) {
+		return false
+	}
+	first, n := s[i], 0
+	for k := i; k < j; k++ {
+		if isDigit(s[k]) {
+			n++
+		}
+	}
+	if n == 13 {
+		return first == '4' || first == '5' || first == '6'
+	}
+	return first >= '1' && first <= '6'
+}
+
 func luhnDigits(s string) bool {
 	sum, n := 0, 0
 	for i := len(s) - 1; i >= 0; i-- {
@@ -39,6 +60,7 @@ func luhnDigits(s string) bool {
 // (a card number that failed its check, an id).
 func phoneDigits(full string, i, j int) bool {
 	if i > 0 && (isDigit(full[i-1]) || isLetter(full[i-1])) || i > 1 && isSep(full[i-1]) && isDigit(full[i-2]) ||
+		i > 1 && (full[i-1] == '-' || full[i-1] == '_' || full[i-1] == '#') && isAlnum(full[i-2]) || // an id: SN-8684-4313-1325
 		j < len(full) && isDigit(full[j]) || j+1 < len(full) && isSep(full[j]) && isDigit(full[j+1]) {
 		return false
 	}
