@@ -98,8 +98,11 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[=:>][^\s"'\\,;]*)\z`),
 		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
-		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),
-		cont:    run(alnum + ".-"),
+		// Names and domains in any script (josé@exämple.de), an apostrophe
+		// in the name (o'brien@…).
+		re:      regexp.MustCompile(`\b[\pL\pN._%+'-]+@[\pL\pN-]+(?:\.[\pL\pN-]+)*\.\pL{2,}`),
+		valid:   emailEnds,
+		cont:    emailCont,
 		partial: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]*\z`), long: true, partialMask: maskEmail},
 	{kind: "url", group: "pii", hint: urlHint,
 		re: regexp.MustCompile(`\b(?i:https?|ftps?|wss?)://[^\s<>"'\x60\\]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#][^\s<>"'\x60\\]*)?|` +
@@ -116,14 +119,17 @@ var builtins = []*detector{
 	{kind: "iban", group: "pii", hint: ibanHint,
 		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
 		trim: ibanTrim, valid: ibanValid},
-	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
-		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: cardValid, partialMask: maskCard},
+	{kind: "card_number", group: "pii", hint: digitRun(13, " -."),
+		re: regexp.MustCompile(`\b\d{4}(?:\.\d{4}){3}\b|\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: cardValid, partialMask: maskCard},
 	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
 		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
 		sub: -1, valid: ssnValid},
 	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
 		re: regexp.MustCompile(`(?:(?:\+\d{1,3}|\b00[1-9]\d{0,2})(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
-			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|\b1[ .-]?\(\d{3}\) ?\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b`),
+			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|\b1[ .-]?\(\d{3}\) ?\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b|` +
+			// ten or eleven bare digits, where a word says they are a phone number
+			`(?i:\b(?:phone|tel|telephone|mobile|cell|fax|call|text|sms|whatsapp)\b)[^\d\n]{0,12}?(\d{10,11})\b`),
+		sub: -1,
 		valid: phoneDigits},
 }
 
