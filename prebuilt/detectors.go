@@ -129,7 +129,7 @@ var builtins = []*detector{
 			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|\b1[ .-]?\(\d{3}\) ?\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b|` +
 			// ten or eleven bare digits, where a word says they are a phone number
 			`(?i:\b(?:phone|tel|telephone|mobile|cell|fax|call|text|sms|whatsapp)\b)[^\d\n]{0,12}?(\d{10,11})\b`),
-		sub: -1,
+		sub:   -1,
 		valid: phoneDigits},
 }
 
