@@ -202,12 +202,30 @@ func notPlaceholder(s string, i, j int) bool {
 // fieldKinds name the fields of a structured value whose value is a
 // secret whatever it looks like: {"SecretAccessKey": "…"} in the JSON
 // of aws sts, {"password": "…"} in a config.
+//
+// A field named for personal data ({"ssn": 123456789}, {"phone":
+// "4155552671"}) is redacted whole when its value has digits enough
+// (need): bare digits no pattern could call an SSN or a phone number.
 var fieldKinds = []struct {
 	kind string
 	re   *regexp.Regexp
+	need int // digits the value must hold; 0: any value
 }{
-	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`)},
-	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?))$`)},
+	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`), 0},
+	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?)|(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|passcode|pin))$`), 0},
+	{"us_ssn", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:ssn|social[_.\- ]?security(?:[_.\- ]?(?:number|no|num))?))$`), 9},
+	{"phone", regexp.MustCompile(`^(?i:(?:[A-Za-z0-9_.-]*?(?:phone|mobile)|(?:[A-Za-z0-9_.-]*[_.-])?(?:cell|tel|fax))(?:[_.\- ]?(?:number|no|num))?)$`), 7},
+}
+
+// digitCount is how many ASCII digits s holds.
+func digitCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // digitRun tests for a run of n digits or more, with only seps between

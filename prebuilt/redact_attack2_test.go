@@ -1,9 +1,11 @@
 package prebuilt_test
 
 import (
+	"encoding/json"
 	"strings"
 	"testing"
 
+	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/prebuilt"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -61,4 +63,39 @@ func TestRedactSecondRoundNearMissesStay(t *testing.T) {
 		assert.Equal(t, s, r.Redact(s))
 	}
 	assert.False(t, strings.Contains(r.Redact("ip 10.0.0.1"), "10.0.0.1"))
+}
+
+// A field named for an SSN or a phone number is redacted whole when its
+// value holds the digits of one, bare digits no pattern could call one;
+// a "pass" or "pin" field too.
+func TestRedactSecondRoundPersonalFields(t *testing.T) {
+	r, err := prebuilt.NewRedactor(prebuilt.RedactConfig{})
+	require.NoError(t, err)
+	redactValue := func(v map[string]any) string {
+		p := hooks.RewriteFields(hooks.ToolResult{Value: v}, r.RedactField)
+		if p == nil {
+			p = &hooks.ToolResultPatch{Value: v}
+		}
+		b, err := json.Marshal(p.Value)
+		require.NoError(t, err)
+		return string(b)
+	}
+	for _, c := range []struct {
+		v    map[string]any
+		leak string
+	}{
+		{map[string]any{"ssn": 123456789}, "123456789"},
+		{map[string]any{"employee_social_security_number": "123456789"}, "123456789"},
+		{map[string]any{"phone": "4155552671"}, "4155552671"},
+		{map[string]any{"mobilePhone": 4155552671}, "4155552671"},
+		{map[string]any{"fax_no": "4155552671"}, "4155552671"},
+		{map[string]any{"pass": "hunter2hunter2"}, "hunter2"},
+		{map[string]any{"user": map[string]any{"pin": "4921"}}, "4921"},
+	} {
+		got := redactValue(c.v)
+		assert.NotContains(t, got, c.leak, "%v → %s", c.v, got)
+	}
+	for _, v := range []map[string]any{{"hotel": "Hilton 12"}, {"phone": "none"}, {"ssn_verified": true}, {"bypass_cache": "yes"}} {
+		assert.NotContains(t, redactValue(v), "REDACTED", "%v", v)
+	}
 }
