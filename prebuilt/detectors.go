@@ -98,8 +98,11 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + sepRe + `([^\s"'\\,;\[=:>][^\s"'\\,;]*)\z`),
 		keyword: regexp.MustCompile(`(?:^|[^A-Za-z0-9])` + credentialKw + `(?:\\*["'])?(\s*(?::=|=>|[:=>]))?[\s"'\\]*\z`), sep: true},
 	{kind: "email", group: "pii", hint: contains("@"),
-		re:      regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b`),
-		cont:    run(alnum + ".-"),
+		// Names and domains in any script (josé@exämple.de), an apostrophe
+		// in the name (o'brien@…).
+		re:      regexp.MustCompile(`\b[\pL\pN._%+'-]+@[\pL\pN-]+(?:\.[\pL\pN-]+)*\.\pL{2,}`),
+		valid:   emailEnds,
+		cont:    emailCont,
 		partial: regexp.MustCompile(`\b[A-Za-z0-9._%+-]+@[A-Za-z0-9.-]*\z`), long: true, partialMask: maskEmail},
 	{kind: "url", group: "pii", hint: urlHint,
 		re: regexp.MustCompile(`\b(?i:https?|ftps?|wss?)://[^\s<>"'\x60\\]+|\bwww\.[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)+(?:[/?#][^\s<>"'\x60\\]*)?|` +
@@ -108,7 +111,7 @@ var builtins = []*detector{
 		partial: regexp.MustCompile(`(?:\b(?i:https?|ftps?|wss?)://|\bwww\.)[^\s<>"'\x60\\]*\z`), long: true,
 		partialMask: func(string) string { return "[MASKED_URL]" }},
 	{kind: "ip", group: "pii", hint: ipHint,
-		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:[0-9a-f]{1,4}|(?:\d{1,3}\.){3}\d{1,3})?)`),
+		re:   regexp.MustCompile(`\b(?:\d{1,3}\.){3}\d{1,3}\b|(?i:(?:[0-9a-f]{0,4}:){2,7}(?:(?:\d{1,3}\.){3}\d{1,3}|[0-9a-f]{1,4})?)`),
 		trim: ipTrim, valid: ipValid, partialMask: maskIP},
 	{kind: "mac_address", group: "pii", hint: macHint,
 		re:    regexp.MustCompile(`\b[0-9A-Fa-f]{2}(?:[:-][0-9A-Fa-f]{2}){5}\b|\b[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\.[0-9A-Fa-f]{4}\b`),
@@ -116,14 +119,17 @@ var builtins = []*detector{
 	{kind: "iban", group: "pii", hint: ibanHint,
 		re:   regexp.MustCompile(`\b[A-Z]{2}\d{2}(?: ?[A-Z0-9]{4}){2,7}(?: ?[A-Z0-9]{1,4})?\b`),
 		trim: ibanTrim, valid: ibanValid},
-	{kind: "card_number", group: "pii", hint: digitRun(13, " -"),
-		re: regexp.MustCompile(`\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: luhn, partialMask: maskCard},
+	{kind: "card_number", group: "pii", hint: digitRun(13, " -."),
+		re: regexp.MustCompile(`\b\d{4}(?:\.\d{4}){3}\b|\b\d(?:[ -]?\d){12,18}\b`), trim: cardTrim, valid: cardValid, partialMask: maskCard},
 	{kind: "us_ssn", group: "pii", hint: digitRun(9, " -."),
 		re:  regexp.MustCompile(`\b\d{3}[- .]\d{2}[- .]\d{4}\b|(?i:\bssn|social security(?: number| no\.?)?)\s*(?:#|:|is)?\s*(\d{9})\b`),
 		sub: -1, valid: ssnValid},
 	{kind: "phone", group: "pii", hint: digitRun(7, " -.()+/"),
 		re: regexp.MustCompile(`(?:(?:\+\d{1,3}|\b00[1-9]\d{0,2})(?:[ .-]?\(0\))?[ .-]?(?:\(\d{1,5}\)|\d{1,5})(?:[ .-]?\d{1,5}){1,5}` +
-			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b`),
+			`|\b1[ .-]\d{3}[ .-]\d{3}[ .-]\d{4}|\b1[ .-]?\(\d{3}\) ?\d{3}[ .-]\d{4}|(?:\(\d{2,5}\) ?|\b\d{2,5}[ .-])\d{3,4}[ .-]\d{4}|\b0\d{2,4}[ -]\d{5,8}|\b0[1-9](?:[ .]\d{2}){4})` + phoneExt + `\b|` +
+			// ten or eleven bare digits, where a word says they are a phone number
+			`(?i:\b(?:phone|tel|telephone|mobile|cell|fax|call|text|sms|whatsapp)\b)[^\d\n]{0,12}?(\d{10,11})\b`),
+		sub:   -1,
 		valid: phoneDigits},
 }
 
@@ -196,12 +202,30 @@ func notPlaceholder(s string, i, j int) bool {
 // fieldKinds name the fields of a structured value whose value is a
 // secret whatever it looks like: {"SecretAccessKey": "…"} in the JSON
 // of aws sts, {"password": "…"} in a config.
+//
+// A field named for personal data ({"ssn": 123456789}, {"phone":
+// "4155552671"}) is redacted whole when its value has digits enough
+// (need): bare digits no pattern could call an SSN or a phone number.
 var fieldKinds = []struct {
 	kind string
 	re   *regexp.Regexp
+	need int // digits the value must hold; 0: any value
 }{
-	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`)},
-	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?))$`)},
+	{"aws_key", regexp.MustCompile(`^(?:` + awsSecretKw + `|` + awsSessionKw + `)$`), 0},
+	{"credential", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:password|passwd|pwd|passphrase|secret|api[_.-]?key|apikey|token|private[_.-]?key|secret[_.-]?key|access[_.-]?key|signing[_.-]?key|credentials?)|(?:[A-Za-z0-9_.-]*[_.-])?(?:pass|passcode|pin))$`), 0},
+	{"us_ssn", regexp.MustCompile(`^(?i:[A-Za-z0-9_.-]*?(?:ssn|social[_.\- ]?security(?:[_.\- ]?(?:number|no|num))?))$`), 9},
+	{"phone", regexp.MustCompile(`^(?i:(?:[A-Za-z0-9_.-]*?(?:phone|mobile)|(?:[A-Za-z0-9_.-]*[_.-])?(?:cell|tel|fax))(?:[_.\- ]?(?:number|no|num))?)$`), 7},
+}
+
+// digitCount is how many ASCII digits s holds.
+func digitCount(s string) int {
+	n := 0
+	for i := 0; i < len(s); i++ {
+		if isDigit(s[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // digitRun tests for a run of n digits or more, with only seps between

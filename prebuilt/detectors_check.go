@@ -3,6 +3,8 @@ package prebuilt
 import (
 	"net/netip"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // The checks of a match: a regexp finds what looks like one, these say
@@ -13,6 +15,27 @@ import (
 // Luhn check every payment card number passes.
 func luhn(s string, i, j int) bool {
 	return luhnDigits(s[i:j])
+}
+
+// cardValid is luhn, for a number whose first digit a card network
+// issues (1 UATP, 2 and 5 Mastercard, 3 Amex, Diners and JCB, 4 Visa, 6
+// Discover, UnionPay and Maestro), 13 digits long only for Visa and
+// Maestro (4, 5, 6): one in ten of any other run of digits passes Luhn, a
+// millisecond timestamp (1686128105041) or a tracking number among them.
+func cardValid(s string, i, j int) bool {
+	if !luhn(s, i, j) {
+		return false
+	}
+	first, n := s[i], 0
+	for k := i; k < j; k++ {
+		if isDigit(s[k]) {
+			n++
+		}
+	}
+	if n == 13 {
+		return first == '4' || first == '5' || first == '6'
+	}
+	return first >= '1' && first <= '6'
 }
 
 func luhnDigits(s string) bool {
@@ -39,6 +62,7 @@ func luhnDigits(s string) bool {
 // (a card number that failed its check, an id).
 func phoneDigits(full string, i, j int) bool {
 	if i > 0 && (isDigit(full[i-1]) || isLetter(full[i-1])) || i > 1 && isSep(full[i-1]) && isDigit(full[i-2]) ||
+		i > 1 && (full[i-1] == '-' || full[i-1] == '_' || full[i-1] == '#') && isAlnum(full[i-2]) || // an id: SN-8684-4313-1325
 		j < len(full) && isDigit(full[j]) || j+1 < len(full) && isSep(full[j]) && isDigit(full[j+1]) {
 		return false
 	}
@@ -98,8 +122,14 @@ func ipValid(full string, i, j int) bool {
 		return false
 	}
 	a, err := netip.ParseAddr(s)
+	if err != nil && !strings.Contains(s, ":") { // 192.168.001.001: leading zeros, read by inet_aton and by a reader
+		a, err = netip.ParseAddr(strings.Join(trimZeros(strings.Split(s, ".")), "."))
+	}
 	if err != nil || a.IsUnspecified() { // 0.0.0.0 and :: are nobody's address
 		return false
+	}
+	if a.Is4() && len(s) == 7 && !strings.Contains(s, ":") {
+		return false // 1.2.3.4: four single digits are a version far more often than an address
 	}
 	if a.Is4() {
 		before := strings.ToLower(full[max(0, i-10):i])
@@ -233,4 +263,45 @@ func cardTrim(full string, i, j int) int {
 		}
 	}
 	return j
+}
+
+// trimZeros drops the leading zeros of each part ("001" → "1").
+func trimZeros(parts []string) []string {
+	for k, p := range parts {
+		if t := strings.TrimLeft(p, "0"); t != p {
+			if t == "" {
+				t = "0"
+			}
+			parts[k] = t
+		}
+	}
+	return parts
+}
+
+// emailEnds holds an email to a top-level domain that ends there (no
+// letter or digit follows), and a name that does not start with a quote.
+func emailEnds(full string, i, j int) bool {
+	if full[i] == '\'' {
+		return false
+	}
+	r, _ := utf8.DecodeRuneInString(full[j:])
+	return j == len(full) || !unicode.IsLetter(r) && !unicode.IsDigit(r)
+}
+
+// emailCont swallows the rest of an email's domain in a stream: letters
+// and digits of any script, periods and hyphens.
+func emailCont(after string) (int, bool) {
+	n := 0
+	for n < len(after) {
+		c := after[n]
+		if isAlnum(c) || c == '.' || c == '-' || c >= utf8.RuneSelf {
+			n++
+			continue
+		}
+		break
+	}
+	for n < len(after) && !utf8.RuneStart(after[n]) {
+		n++
+	}
+	return n, n < len(after)
 }

@@ -2,7 +2,9 @@ package prebuilt
 
 import (
 	"encoding/base64"
+	"encoding/hex"
 	"regexp"
+	"slices"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -29,11 +31,14 @@ func (r *Redactor) base64(s string, open bool, depth int) (out, blocked string) 
 		return s, ""
 	}
 	locs := base64Run.FindAllStringIndex(s, -1)
+	if hexLocs := hexRun.FindAllStringIndex(s, -1); hexLocs != nil {
+		locs = mergeRuns(locs, hexLocs)
+	}
 	var b strings.Builder
 	last := 0
 	for _, loc := range locs {
-		if open && loc[1] == len(s) {
-			continue
+		if open && loc[1] == len(s) || loc[0] < last {
+			continue // still going on; or inside a run already redacted
 		}
 		text, ok := decodeBase64(s[loc[0]:loc[1]])
 		if !ok {
@@ -102,6 +107,11 @@ func (r *Redactor) redactPlain(s string) (string, string) {
 // decodeBase64 decodes run (standard or URL-safe, padded or not) to
 // text: valid UTF-8, printable but for line breaks and tabs.
 func decodeBase64(run string) (string, bool) {
+	if h := strings.TrimPrefix(strings.TrimPrefix(run, "0x"), "0X"); len(h)%2 == 0 && !strings.ContainsAny(h, "ghijklmnopqrstuvwxyzGHIJKLMNOPQRSTUVWXYZ+/_-=") {
+		if data, err := hex.DecodeString(h); err == nil {
+			return printable(data)
+		}
+	}
 	raw := strings.TrimRight(run, "=")
 	enc := base64.RawStdEncoding
 	if strings.ContainsAny(raw, "-_") {
@@ -111,7 +121,16 @@ func decodeBase64(run string) (string, bool) {
 		enc = base64.RawURLEncoding
 	}
 	data, err := enc.DecodeString(raw)
-	if err != nil || !utf8.Valid(data) {
+	if err != nil {
+		return "", false
+	}
+	return printable(data)
+}
+
+// printable is data as text, if it is valid UTF-8, printable but for
+// line breaks and tabs.
+func printable(data []byte) (string, bool) {
+	if !utf8.Valid(data) {
 		return "", false
 	}
 	for _, c := range string(data) {
@@ -137,4 +156,24 @@ func hasBase64Run(s string) bool {
 		n = 0
 	}
 	return false
+}
+
+// hexRun is a run of hex digits, 16 or more, even in number: 8 bytes or
+// more once decoded (an email is longer). A git SHA or a hash decodes to
+// bytes that are no text, and stays.
+var hexRun = regexp.MustCompile(`\b(?:0[xX])?(?:[0-9A-Fa-f]{2}){8,}\b`)
+
+// mergeRuns adds to the base64 runs the hex runs that are not one of
+// them (a hex run inside a longer base64 run: data+616e6e40…), in order
+// of where they start; one that is a base64 run is tried as hex first,
+// by decodeBase64.
+func mergeRuns(b64, hexes [][]int) [][]int {
+	out := slices.Clone(b64)
+	for _, h := range hexes {
+		if !slices.ContainsFunc(b64, func(b []int) bool { return b[0] == h[0] && b[1] == h[1] }) {
+			out = append(out, h)
+		}
+	}
+	slices.SortStableFunc(out, func(a, b []int) int { return a[0] - b[0] })
+	return out
 }

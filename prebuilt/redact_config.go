@@ -54,7 +54,7 @@ func (r *Redactor) redactField(key, s string) (out, blocked string) {
 	if key != "" && s != "" {
 		for _, f := range fieldKinds {
 			i := r.detector(f.kind)
-			if i < 0 || !f.re.MatchString(key) || !notPlaceholder(s, 0, len(s)) {
+			if i < 0 || !f.re.MatchString(key) || !notPlaceholder(s, 0, len(s)) || digitCount(s) < f.need {
 				continue
 			}
 			if r.strategy[i] == Block {

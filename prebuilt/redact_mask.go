@@ -80,9 +80,8 @@ func maskMAC(s string) string {
 // width space inside an email) dropped.
 func canonical(s string) string {
 	s = unescapeJSON(s)
-	if strings.Contains(s, "%40") { // an email in a URL's query: ?to=ann%40example.com
-		s = strings.ReplaceAll(s, "%40", "@")
-	}
+	s = unescapeEntities(unescapePercent(s))
+	s = asciiDigits(s)
 	if !strings.ContainsAny(s, "\u200b\u200c\u200d\u2060\ufeff\u00ad\u3000") && !hasFullwidth(s) {
 		return s
 	}
@@ -130,21 +129,27 @@ func unescapeJSON(s string) string {
 		if s[i] != '\\' {
 			continue
 		}
-		if s[i+1] == '\\' { // an escaped backslash: what follows is text
-			i++
-			continue
+		// A run of backslashes before the escape: JSON escaped again (a
+		// JSON text inside a JSON string), read through every level.
+		k := i
+		for k+1 < len(s) && s[k+1] == '\\' {
+			k++
+		}
+		if k+1 >= len(s) {
+			break
 		}
 		var c byte
 		n := 0
 		switch {
-		case s[i+1] == '/':
-			c, n = '/', 2
-		case s[i+1] == 'u' && i+6 <= len(s) && strings.EqualFold(s[i+2:i+4], "00"):
-			if v, ok := hexByte(s[i+4], s[i+5]); ok && v > 0x20 && v < 0x7f && v != '"' && v != '\\' {
-				c, n = v, 6
+		case s[k+1] == '/':
+			c, n = '/', k-i+2
+		case s[k+1] == 'u' && k+6 <= len(s) && strings.EqualFold(s[k+2:k+4], "00"):
+			if v, ok := hexByte(s[k+4], s[k+5]); ok && v > 0x20 && v < 0x7f && v != '"' && v != '\\' {
+				c, n = v, k-i+6
 			}
 		}
 		if n == 0 {
+			i = k // an escaped backslash, or an escape kept: what follows is text
 			continue
 		}
 		b.WriteString(s[last:i])
