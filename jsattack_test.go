@@ -2,6 +2,10 @@ package hooks_test
 
 import (
 	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -54,6 +58,10 @@ var leakRoutes = map[string]struct{ module, write, read string }{
 	"a Promise job from the write":             {"", `Promise.resolve().then(() => { globalThis.late = S; });`, `typeof late === "undefined" ? "none" : late`},
 	"a getter on globalThis's prototype chain": {"", `Object.defineProperty(Object.prototype, "k", { get: () => S });`, `({}).k`},
 	"require's cache":                          {"", `require.cache = { k: S };`, `require.cache && require.cache.k`},
+	"ctx.memo":                                 {"", `ctx.memo("k", () => S);`, `ctx.memo("k", () => "fresh")`},
+	"a member set on ctx":                      {"", `ctx.k = S; Object.getPrototypeOf(ctx).k = S;`, `ctx.k`},
+	"the call argument's prototype":            {"", `Object.getPrototypeOf(call).k = S; Object.getPrototypeOf(call.arguments).k = S;`, `call.k + call.arguments.k`},
+	"exports mutated at call time":             {"", `exports.k = S; module.exports.k2 = S; exports.beforeToolExecute.k3 = S;`, `exports.k + exports.k2 + exports.beforeToolExecute.k3`},
 	"WeakRef":                                  {"", `globalThis.w = new WeakRef({ S });`, `typeof w === "undefined" ? "none" : w.deref().S`},
 	"FinalizationRegistry":                     {"", `new FinalizationRegistry(() => { globalThis.late = S; }).register({}, 1);`, `typeof late === "undefined" ? "none" : late`},
 	"an async function paused":                 {"", `(async () => { await null; await null; globalThis.late = S; })();`, `typeof late === "undefined" ? "none" : late`},
@@ -140,4 +148,51 @@ func TestJSAttackRefusalsStayRefusals(t *testing.T) {
 			assert.True(t, step.Refused, "read as an allow; diagnostics: %v", rec.diagnostics())
 		})
 	}
+}
+
+// TestJSAttackLoadedModulesStartOverEachCall: a hook loaded from a folder
+// requires a JavaScript and a JSON file; what one run's call writes on
+// their exports, or on require, is not what the next run's call finds,
+// with parallel calls taking runtimes from the pool.
+func TestJSAttackLoadedModulesStartOverEachCall(t *testing.T) {
+	dir := t.TempDir()
+	hook := filepath.Join(dir, "mods")
+	require.NoError(t, os.MkdirAll(hook, 0o755))
+	write := func(name, text string) {
+		require.NoError(t, os.WriteFile(filepath.Join(hook, name), []byte(text), 0o644))
+	}
+	write("lib.js", `let n = 0; module.exports = { seen: [], bump() { return ++n; } };`)
+	write("data.json", `{"list": [1], "k": "fresh"}`)
+	write("index.js", `const lib = require("./lib"), data = require("./data.json");
+exports.beforeToolExecute = (ctx, call) => {
+	const S = call.arguments.secret;
+	const got = lib.seen.join() + "|" + lib.bump() + "|" + data.k + "|" + data.list.length + "|" + (require("./lib") === lib);
+	if (S) { lib.seen.push(S); data.k = S; data.list.push(S); try { require.k = S; } catch (e) {} }
+	return { block: got };
+};`)
+	var rec recorder
+	l := hooks.Loader{Dir: dir, Diagnostics: rec.diagnose}
+	h, err := l.Load("mods")
+	require.NoError(t, err)
+	chain, err := hooks.NewChain([]hooks.Hook{h}, hooks.WithDiagnostics(rec.diagnose))
+	require.NoError(t, err)
+	var wg sync.WaitGroup
+	for i := range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{RunID: fmt.Sprint("r", i)})
+			if !assert.NoError(t, err) {
+				return
+			}
+			for j := range 4 {
+				step, err := run.BeforeToolExecute(bg, hooks.ToolCall{Name: "x", Arguments: map[string]any{"secret": fmt.Sprint("s", i, j)}})
+				if assert.NoError(t, err) {
+					assert.Equal(t, "|1|fresh|1|true", step.Reason)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	assert.Empty(t, rec.diagnostics())
 }
