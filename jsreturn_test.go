@@ -110,22 +110,22 @@ func TestJSErrorsShowNoGoStructs(t *testing.T) {
 // string) refuses too.
 func TestAJSRefusalRefusesWhateverComesWithIt(t *testing.T) {
 	for ret, want := range map[string]struct{ reason, diag string }{
-		`{allow: false, reason: 404}`:                      {"refused by hook", "returned reason: 404; want a string"},
-		`{block: "x", reason: 5}`:                          {"x", ""},
-		`{block: 5}`:                                       {"refused by hook", "returned block: 5; want a string: read as a refusal"},
-		`{block: true}`:                                    {"refused by hook", ""},
-		`{allow: false, arguments: "x"}`:                   {"refused by hook", `returned arguments: "x"; want an object`},
-		`{allow: false, reason: "no", result: 7}`:          {"no", "returned result: 7; want an object"},
-		`{allow: false, reason: "no", result: {text: 1}}`:  {"no", "returned result.text: 1; want a string"},
-		`{allow: "false", reason: "no"}`:                   {"no", `returned allow: "false"; want true or false: read as a refusal`},
-		`{allow: 0}`:                                       {"refused by hook", "returned allow: 0; want true or false: read as a refusal"},
-		`{allow: false, reason: "no", arguments: {n: 5n}}`: {"no", "BigInt"},
-		`(() => { const a = {}; a.self = a; return {allow: false, reason: "no", arguments: a}; })()`: {"no", "cycle"},
-		`({allow: false, reason: "no", get arguments() { throw new Error("boom"); }})`:               {"no", "boom"},
-		`({allow: false, get reason() { throw new Error("boom"); }})`:                                {"refused by hook", "boom"},
-		`({get block() { return "x"; }, result: 1n})`:                                                {"x", "BigInt"},
-		`Promise.resolve({allow: false, reason: "async", arguments: {n: 1n}})`:                       {"async", "BigInt"},
-		`new Proxy({allow: false, reason: "proxied"}, {ownKeys() { throw new Error("keys"); }})`:     {"proxied", "keys"},
+		`{allow: false, reason: 404}`:                     {"refused by hook", "returned reason: 404; want a string"},
+		`{block: "x", reason: 5}`:                         {"x", ""},
+		`{block: 5}`:                                      {"refused by hook", "returned block: 5; want a string: read as a refusal"},
+		`{block: true}`:                                   {"refused by hook", ""},
+		`{allow: false, arguments: "x"}`:                  {"refused by hook", `returned arguments: "x"; want an object`},
+		`{allow: false, reason: "no", result: 7}`:         {"no", "returned result: 7; want an object"},
+		`{allow: false, reason: "no", result: {text: 1}}`: {"no", "returned result.text: 1; want a string"},
+		`{allow: "false", reason: "no"}`:                  {"no", `returned allow: "false"; want true or false: read as a refusal`},
+		`{allow: 0}`:                                      {"refused by hook", "returned allow: 0; want true or false: read as a refusal"},
+		`{allow: false, reason: "no", arguments: {n: {get v() { throw new RangeError("deep"); }}}}`:                      {"no", "deep"},
+		`(() => { const a = {}; a.self = a; return {allow: false, reason: "no", arguments: a}; })()`:                     {"no", "cycle"},
+		`({allow: false, reason: "no", get arguments() { throw new Error("boom"); }})`:                                   {"no", "boom"},
+		`({allow: false, get reason() { throw new Error("boom"); }})`:                                                    {"refused by hook", "boom"},
+		`({get block() { return "x"; }, result: {get text() { throw new Error("bad"); }}})`:                              {"x", "bad"},
+		`Promise.resolve((() => { const a = {}; a.self = a; return {allow: false, reason: "async", arguments: a}; })())`: {"async", "cycle"},
+		`new Proxy({allow: false, reason: "proxied"}, {ownKeys() { throw new Error("keys"); }})`:                         {"proxied", "keys"},
 	} {
 		t.Run(ret, func(t *testing.T) {
 			var rec recorder

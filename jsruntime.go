@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"maps"
 	"time"
 
 	"github.com/dop251/goja"
@@ -129,7 +130,10 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 		if ret, err = jsrt.Export(ctx, in.rt, v); err != nil {
 			return fmt.Errorf("returned a value that cannot be read: %w", err)
 		}
-		return nil
+		if p == BeforeToolExecute {
+			ret, err = in.hiddenRefusal(c, v, ret)
+		}
+		return err
 	})
 	if err != nil && returned != nil && p == BeforeToolExecute {
 		// A refusal refuses even when the rest of it cannot be read (a
@@ -156,39 +160,69 @@ func (in *jsInstance) call(c *Context, prog *jsrt.Program, p Point, args jsArgs)
 // allow, block and reason, when they say it refuses: the fields as
 // returned.refusal reads them, or nil. Reading them runs only their own
 // getters, whose throws make the value no evident refusal.
-func (in *jsInstance) refusal(v goja.Value) map[string]any {
+func (in *jsInstance) refusal(v goja.Value) (map[string]any, error) {
 	o, ok := v.(*goja.Object)
 	if !ok {
-		return nil
+		return nil, nil
 	}
 	m := map[string]any{}
 	for _, k := range [...]string{"allow", "block", "reason"} {
 		var f goja.Value
 		if ex := in.rt.Try(func() { f = o.Get(k) }); ex != nil {
 			var thrown *jsrt.ScriptError
-			if !errors.As(jsrt.Error(ex), &thrown) {
-				return nil // an interrupt, a stack overflow: no second try
+			if err := jsrt.Error(ex); !errors.As(err, &thrown) {
+				return nil, err // an interrupt, a stack overflow: no second try
 			}
 			if k == "reason" {
 				continue
 			}
-			return nil
+			return nil, nil
+		}
+		if f == nil || goja.IsUndefined(f) || goja.IsNull(f) {
+			continue
 		}
 		if _, isObject := f.(*goja.Object); isObject && k != "reason" {
 			m[k] = map[string]any{} // not a boolean, not a string: read as a refusal
 			continue
 		}
-		switch x, _, err := jsrt.Primitive(f); {
-		case err != nil && k != "reason": // a BigInt
+		switch x, keep, err := jsrt.Primitive(f); {
+		case (err != nil || x == nil || !keep) && k != "reason":
+			// A BigInt, NaN, ±Infinity or a symbol: JSON would say null
+			// or nothing, but the hook said something that is no allow.
 			m[k] = map[string]any{}
 		case err == nil && x != nil:
 			m[k] = x
 		}
 	}
 	if refused, _ := (&returned{m: m}).refusal(); !refused {
-		return nil
+		return nil, nil
 	}
-	return m
+	return m, nil
+}
+
+// hiddenRefusal returns what to read of v, a beforeToolExecute's return
+// exported as ret: ret, unless v refuses where its JSON does not (an
+// allow: false or a block that is inherited, not enumerable, hidden by
+// toJSON or a Proxy, a getter that answers differently when read again,
+// an allow of NaN or a symbol, which JSON turns to null or leaves out):
+// then the refusal, with a diagnostic. A refusal is read wherever the
+// hook put it; an allow only from what JSON reads. It runs inside Guard.
+func (in *jsInstance) hiddenRefusal(c *Context, v goja.Value, ret any) (any, error) {
+	probe, err := in.refusal(v)
+	if err != nil {
+		return nil, fmt.Errorf("reading allow and block of the returned value: %w", err)
+	}
+	if probe == nil {
+		return ret, nil
+	}
+	if m, ok := ret.(map[string]any); ok {
+		if refused, _ := (&returned{m: maps.Clone(m)}).refusal(); refused {
+			return ret, nil
+		}
+	}
+	c.diagnose(BeforeToolExecute, fmt.Errorf("returned allow %s, block %s as JavaScript reads them, not as JSON does (%s): read as a refusal",
+		clipJSON(probe["allow"]), clipJSON(probe["block"]), clipJSON(ret)))
+	return probe, nil
 }
 
 // refusalOf is in.refusal(v), read under ctx, for a value whose reading
@@ -202,7 +236,7 @@ func (in *jsInstance) refusalOf(ctx context.Context, v goja.Value, err error) (r
 		return nil
 	}
 	_ = jsrt.Guard(ctx, in.rt, func() error {
-		refusal = in.refusal(v)
+		refusal, _ = in.refusal(v)
 		return nil
 	})
 	if ctx.Err() != nil {

@@ -50,7 +50,12 @@ func Call(rt *goja.Runtime, fn goja.Callable, this goja.Value, args ...goja.Valu
 	}
 	p, ok := AsPromise(v)
 	if !ok {
-		return v, nil
+		if v, err = adopt(rt, v); err != nil {
+			return nil, err
+		}
+		if p, ok = AsPromise(v); !ok {
+			return v, nil
+		}
 	}
 	switch p.State() {
 	case goja.PromiseStateFulfilled:
@@ -59,6 +64,32 @@ func Call(rt *goja.Runtime, fn goja.Callable, this goja.Value, args ...goja.Valu
 		return nil, rejection(p.Result())
 	}
 	return nil, ErrPending
+}
+
+// adopt returns, for a thenable v (an object with a then method that is
+// not a Promise), the Promise that await would make of it, its then run:
+// a hook that returns { then(resolve) { resolve({ allow: false }) } }
+// refuses, as awaiting it would. Anything else is returned as it is.
+func adopt(rt *goja.Runtime, v goja.Value) (goja.Value, error) {
+	o, ok := v.(*goja.Object)
+	if !ok {
+		return v, nil
+	}
+	var then goja.Value
+	if ex := rt.Try(func() { then = o.Get("then") }); ex != nil {
+		return nil, Error(ex)
+	}
+	if _, ok := goja.AssertFunction(then); !ok {
+		return v, nil
+	}
+	// The built-in Promise.resolve: the global object's own, frozen
+	// property, which no hook can replace.
+	resolve, _ := goja.AssertFunction(rt.Get("Promise").ToObject(rt).Get("resolve"))
+	p, err := resolve(rt.Get("Promise"), v)
+	if err != nil {
+		return nil, Error(err)
+	}
+	return p, nil
 }
 
 // AsPromise returns v as a Promise, when it is one. It looks at the type
