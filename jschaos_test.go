@@ -198,7 +198,13 @@ func TestJSLongStringsAndTypedArraysAreBounded(t *testing.T) {
 			got, took := attack(t, code)
 			assert.Less(t, took, attackDeadline+attackSlack, "the call came back (%q)", got)
 			if slices.Contains(refused, code) {
-				assert.Contains(t, got, "RangeError: ")
+				// Refused at once, or, on a machine so loaded that making
+				// the long string itself took the whole call, stopped at
+				// the deadline (an interrupt reads as ""): bounded either
+				// way, and the unbounded code ran for seconds.
+				if got != "" || took < attackDeadline {
+					assert.Contains(t, got, "RangeError: ")
+				}
 			} else if got != "" && got != "returned" {
 				assert.Contains(t, got, "RangeError: ")
 			}

@@ -39,7 +39,12 @@ func TestSandboxJudgesEveryCommandTheShellRuns(t *testing.T) {
 	}
 	h.Tool("shell", map[string]any{"workdir": "/", "command": "rm -rf etc"}).RequireRefused(t, rmRule)
 	h.Tool("shell", map[string]any{"CWD": "/", "command": []any{"rm", "-rf", "usr"}}).RequireRefused(t, rmRule)
-	for _, cmd := range []string{"rm -rf build/", "rm -rf /tmp/x", "rm -rf /tmp/*", "find build -delete", "bash -c 'rm -rf build'",
+	// A scratch directory of the test's own: with no Workdir the Sandbox
+	// judges from the process's directory, and a clone under /tmp makes
+	// /tmp/* an ancestor of it.
+	scratch := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(scratch, "x"), nil, 0o600))
+	for _, cmd := range []string{"rm -rf build/", "rm -rf " + scratch + "/x", "rm -rf " + scratch + "/*", "find build -delete", "bash -c 'rm -rf build'",
 		"rm -rf ~/project/build", "sudo -u root ls /", "xargs -n1 echo < list", "cd build && rm -rf out"} {
 		h.Tool("shell", map[string]any{"command": cmd}).RequireAllowed(t)
 	}
