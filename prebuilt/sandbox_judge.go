@@ -274,7 +274,7 @@ func (h *sandbox) checkPath(c *hooks.Context, k, p string, roots, resolvedRoots 
 // or p itself when it is not one. A file: URL naming another host is an
 // error: the tool would read a network share.
 func fileURLPath(p string) (string, error) {
-	if len(p) < 5 || !strings.EqualFold(p[:5], "file:") {
+	if !isFileURL(p) {
 		return p, nil
 	}
 	u, err := url.Parse("file:" + p[5:])
@@ -288,6 +288,11 @@ func fileURLPath(p string) (string, error) {
 		return url.PathUnescape(u.Opaque) // file:relative
 	}
 	return u.Path, nil
+}
+
+// isFileURL: s starts with the file: scheme, in any case.
+func isFileURL(s string) bool {
+	return len(s) >= 5 && strings.EqualFold(s[:5], "file:")
 }
 
 // pick is the entries of args under keys.
@@ -531,7 +536,7 @@ func toAny(l []string) []any {
 func holdsFileURL(v any) bool {
 	vals, _ := stringsOf(v)
 	for _, u := range vals {
-		if len(u) >= 5 && strings.EqualFold(u[:5], "file:") {
+		if isFileURL(u) {
 			return true
 		}
 	}
