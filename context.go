@@ -17,6 +17,26 @@ type Session struct{ ID string }
 // Prompt is a question a hook asks a person (Context.Confirm).
 type Prompt struct{ Title, Body string }
 
+// Review is what a person is asked to decide about (Context.Review): the
+// prompt they are shown and, when the question is about a tool call, the
+// call.
+type Review struct {
+	Prompt Prompt    // what the person is shown
+	Call   *ToolCall // the call under review; nil when the question is not about a call
+}
+
+// Verdict is a person's answer to a Review. Approved alone is a yes or a
+// no. Arguments (non-nil) means the person edited the call: the tool runs
+// with these. Message is what the model reads when the person rejects (or
+// a note with an approval). Result (non-nil) means the person answered
+// instead of the tool, which does not run.
+type Verdict struct {
+	Approved  bool           `json:"approved"`
+	Arguments map[string]any `json:"arguments,omitempty"`
+	Message   string         `json:"message,omitempty"`
+	Result    *ToolResult    `json:"result,omitempty"`
+}
+
 // Notice is a message a hook shows a person (Context.Notify).
 type Notice struct{ Title, Body string }
 
@@ -48,14 +68,15 @@ type Host struct {
 	Session     Session
 	Agent       *Agent
 	Config      map[string]any
-	Env         map[string]string                                 // nil: the process environment
-	HTTP        *http.Client                                      // nil: a client with timeouts
-	Files       Files                                             // nil: DirFiles(Workdir)
-	System      System                                            // zero fields: the running machine
-	Confirm     func(ctx context.Context, p Prompt) (bool, error) // nil: non-interactive
-	AutoApprove bool                                              // the answer when non-interactive
-	Notify      func(hook string, n Notice)                       // nil: slog
-	Log         func(hook string, line string)                    // nil: slog
+	Env         map[string]string                                    // nil: the process environment
+	HTTP        *http.Client                                         // nil: a client with timeouts
+	Files       Files                                                // nil: DirFiles(Workdir)
+	System      System                                               // zero fields: the running machine
+	Confirm     func(ctx context.Context, p Prompt) (bool, error)    // nil: Review's Approved, or non-interactive
+	Review      func(ctx context.Context, r Review) (Verdict, error) // nil: Confirm's yes or no
+	AutoApprove bool                                                 // the answer when non-interactive
+	Notify      func(hook string, n Notice)                          // nil: slog
+	Log         func(hook string, line string)                       // nil: slog
 }
 
 // defaultHTTP is the client of a Host without one: bounded, never hanging a run.

@@ -12,6 +12,39 @@ type ModelRequest struct {
 	Messages []Message  `json:"messages"`
 	Model    string     `json:"model,omitempty"` // the model's name, as the provider spells it
 	Tools    []ToolSpec `json:"tools,omitempty"` // the tools offered to the model, in order
+
+	// ToolChoice is whether and which tool the model must call; nil: the
+	// provider's default (auto).
+	ToolChoice *ToolChoice `json:"toolChoice,omitempty"`
+	// Settings are the call's sampling settings; nil: the provider's
+	// defaults.
+	Settings *ModelSettings `json:"settings,omitempty"`
+}
+
+// The modes of a ToolChoice.
+const (
+	ToolChoiceAuto     = "auto"     // the model decides (the default)
+	ToolChoiceNone     = "none"     // the model calls no tool
+	ToolChoiceRequired = "required" // the model calls some tool (Gemini's ANY, Anthropic's any)
+)
+
+// ToolChoice says whether the model must call a tool: Mode is one of
+// ToolChoiceAuto, ToolChoiceNone and ToolChoiceRequired; a Name makes the
+// model call that one tool (Mode is then "required" or empty).
+type ToolChoice struct {
+	Mode string `json:"mode,omitempty"`
+	Name string `json:"name,omitempty"`
+}
+
+// ModelSettings are the sampling settings of one model call. A nil field is
+// the provider's default. Provider carries provider options an adapter
+// passes through as they are (keys as the provider spells them).
+type ModelSettings struct {
+	Temperature *float64       `json:"temperature,omitempty"`
+	TopP        *float64       `json:"topP,omitempty"`
+	MaxTokens   *int           `json:"maxTokens,omitempty"`
+	Stop        []string       `json:"stop,omitempty"`
+	Provider    map[string]any `json:"provider,omitempty"`
 }
 
 // ToolSpec is a tool offered to the model.
@@ -30,6 +63,9 @@ type ModelResponse struct {
 	ToolCalls  []ToolCall `json:"toolCalls"`
 	Usage      Usage      `json:"usage,omitzero"`
 	StopReason StopReason `json:"stopReason,omitempty"`
+	// Reasoning is the model's reasoning ("thinking") text, when the
+	// provider returns it; "" when it does not.
+	Reasoning string `json:"reasoning,omitempty"`
 }
 
 // Usage is what one model call cost, in tokens, as the provider reported

@@ -23,6 +23,9 @@ type ModelRequestPatch struct {
 	End      *End
 	Model    *string    // replaces the model called
 	Tools    []ToolSpec // replaces the tools offered (non-nil and empty: none)
+
+	ToolChoice *ToolChoice    // replaces the tool choice
+	Settings   *ModelSettings // replaces the sampling settings
 }
 
 // ModelResponsePatch is what an AfterModelResponse hook may return; a nil
@@ -39,6 +42,7 @@ type ModelResponsePatch struct {
 	End       *End
 	Continue  *string
 	ToolCalls []ToolCall
+	Reasoning *string // rewrites the reply's reasoning ("" drops it)
 }
 
 // ToolCallPatch is what a BeforeToolExecute hook may return; a nil field

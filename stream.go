@@ -17,8 +17,9 @@ const StreamModelText Point = "streamModelText"
 // Chunk is one piece of a streamed model reply, as the caller receives it:
 // a text delta, or a tool-call delta, or both.
 type Chunk struct {
-	Text     string         // a piece of the reply's text
-	ToolCall *ToolCallDelta // a piece of one tool call; nil: none
+	Text      string         // a piece of the reply's text
+	ToolCall  *ToolCallDelta // a piece of one tool call; nil: none
+	Reasoning string         // a piece of the model's reasoning text
 }
 
 // ToolCallDelta is a piece of one tool call of a streamed reply. The
