@@ -268,7 +268,7 @@ func (c *Context) Log(args ...any) {
 // a hook that must not act unattended (an approval policy) can refuse
 // instead of taking that answer.
 func (c *Context) Interactive() bool {
-	return c.run() != nil && c.run().host.Confirm != nil
+	return c.run() != nil && (c.run().host.Confirm != nil || c.run().host.Review != nil)
 }
 
 // Confirm asks a person and blocks until they answer. Without a
@@ -279,20 +279,60 @@ func (c *Context) Confirm(p Prompt) bool {
 		return false // nobody to ask
 	}
 	h := &c.run().host
-	if h.Confirm == nil {
-		return h.AutoApprove
+	switch {
+	case h.Confirm != nil:
+		ok, err := h.Confirm(c.base(), p)
+		return !c.hostFailed("confirm", p.Title, err) && ok
+	case h.Review != nil:
+		v, err := h.Review(c.base(), Review{Prompt: p})
+		return !c.hostFailed("review", p.Title, err) && v.Approved
 	}
-	ok, err := h.Confirm(c.base(), p)
-	if err != nil {
-		// A host that ends the call from its Confirm (to suspend the step
-		// until a person answers) has not failed: the call returns its
-		// cancellation, and nothing is reported.
-		if c.Err() == nil {
-			c.run().chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("confirm %q: %w", p.Title, err)})
+	return h.AutoApprove
+}
+
+// Review asks a person to decide about r and blocks until they answer: to
+// approve, to approve with edited arguments, to reject with a message the
+// model reads, or to answer instead of the tool. Without a Host.Review the
+// host's Confirm answers yes or no; without either, Host.AutoApprove. An
+// error from the host, or a cancelled context, is a rejection, returned
+// with the error.
+func (c *Context) Review(r Review) (Verdict, error) {
+	if c.run() == nil {
+		return Verdict{}, nil // nobody to ask
+	}
+	h := &c.run().host
+	switch {
+	case h.Review != nil:
+		v, err := h.Review(c.base(), r)
+		if err != nil {
+			c.hostFailed("review", r.Prompt.Title, err)
+			return Verdict{}, err
 		}
+		return v, nil
+	case h.Confirm != nil:
+		ok, err := h.Confirm(c.base(), r.Prompt)
+		if err != nil {
+			c.hostFailed("confirm", r.Prompt.Title, err)
+			return Verdict{}, err
+		}
+		return Verdict{Approved: ok}, nil
+	}
+	return Verdict{Approved: h.AutoApprove}, nil
+}
+
+// hostFailed reports err, the failure of the host's ask (Confirm or
+// Review) of a prompt titled title, and says whether there was one. A
+// host that ends the call from its Confirm (to suspend the step until a
+// person answers) has not failed: the call returns its cancellation, and
+// nothing is reported.
+func (c *Context) hostFailed(ask, title string, err error) bool {
+	if err == nil {
 		return false
 	}
-	return ok
+	if c.Err() == nil {
+		c.run().chain.diagnose(Diagnostic{Hook: c.Hook(), Err: fmt.Errorf("%s %q: %w", ask, title, err)})
+	}
+	return true
 }
 
 // Point returns the point of the call c was made for ("" in a Context
