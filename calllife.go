@@ -203,7 +203,7 @@ func (l *callLife) outlived() bool {
 		return false
 	}
 	f := l.run.family.Load()
-	return f != nil && f.stop != nil && f.stop.Err() != nil
+	return f != nil && f.stop != nil && l.run.childGone(f) != nil
 }
 
 // childStop is the life of the child run the call is of, or nil.

@@ -42,6 +42,7 @@ type family struct {
 	// when the parent ends, and when the child ends. Its cause says which.
 	stop   context.Context
 	cancel context.CancelCauseFunc
+	within context.Context // the context given to Child, checked at once: stop learns of a custom one's end late
 	unhook func() bool // stops the parent's stop from cancelling this one
 	extra  []string    // names of the hooks the child runs beyond its parent's
 	own    bool        // the child has its own Host
@@ -118,6 +119,9 @@ func (r *Run) childStart(ctx context.Context, start *RunStart) error {
 	if err := r.gone(ctx); err != nil {
 		return fmt.Errorf("hooks: child of run %s: %w", r.id, err)
 	}
+	if r.ended.Load() {
+		return fmt.Errorf("hooks: child of run %s: %w", r.id, &runEnded{fmt.Sprintf("hooks: run %s has ended: no child of it starts", r.id)})
+	}
 	if start.Resumed {
 		return fmt.Errorf("hooks: child of run %s: RunStart.Resumed is set: a child resumes with its parent's snapshot (Chain.Resume of the parent)", r.id)
 	}
@@ -146,7 +150,7 @@ func (r *Run) childStart(ctx context.Context, start *RunStart) error {
 // adopt makes r a child of p, living no longer than ctx and p.
 func (r *Run) adopt(ctx context.Context, p *Run, extra []string, ownHost bool) {
 	stop, cancel := context.WithCancelCause(ctx)
-	f := &family{parent: p, stop: stop, cancel: cancel, extra: extra, own: ownHost}
+	f := &family{parent: p, stop: stop, cancel: cancel, within: ctx, extra: extra, own: ownHost}
 	if pf := p.family.Load(); pf != nil && pf.stop != nil {
 		f.unhook = context.AfterFunc(pf.stop, func() {
 			cancel(&runEnded{fmt.Sprintf("hooks: run %s ended: its parent run %s ended", r.id, p.id)})
@@ -255,15 +259,36 @@ func (r *Run) gone(ctx context.Context) error {
 	return nil
 }
 
-// childGone is gone's answer for a child run.
+// childGone is gone's answer for a child run: it, or an ancestor, has
+// ended or outlived the context it was started with. It looks up the tree
+// itself rather than wait for the news to reach f.stop, which a custom
+// context (a Context) sends from a goroutine.
 func (r *Run) childGone(f *family) error {
-	if r.ended.Load() {
-		return &runEnded{fmt.Sprintf("hooks: run %s has ended", r.id)}
+	for a := r; f != nil && f.stop != nil; a, f = f.parent, f.parent.family.Load() {
+		switch {
+		case a.ended.Load():
+			if a == r {
+				return &runEnded{fmt.Sprintf("hooks: run %s has ended", r.id)}
+			}
+			return &runEnded{fmt.Sprintf("hooks: run %s ended: its ancestor run %s ended", r.id, a.id)}
+		case f.stop.Err() != nil:
+			return stopCause(f.stop)
+		case f.within.Err() != nil:
+			return f.within.Err()
+		}
 	}
-	if f.stop.Err() != nil {
-		return stopCause(f.stop)
+	if root := r.root(); root.ended.Load() {
+		return &runEnded{fmt.Sprintf("hooks: run %s ended: its root run %s ended", r.id, root.id)}
 	}
 	return nil
+}
+
+// root returns the root of r's run tree.
+func (r *Run) root() *Run {
+	for r.parent() != nil {
+		r = r.parent()
+	}
+	return r
 }
 
 // stopCause is why a child's life ended: its parent or itself ended

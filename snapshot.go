@@ -39,6 +39,7 @@ type snapshotDoc struct {
 	ParentRunID string        `json:"parentRunId,omitempty"`
 	ExtraHooks  []string      `json:"extraHooks,omitempty"`
 	OwnHost     bool          `json:"ownHost,omitempty"`
+	Outlived    bool          `json:"outlived,omitempty"` // its calls refuse: it outlived its context (Run.Child)
 	Children    []snapshotDoc `json:"children,omitempty"`
 }
 
@@ -193,6 +194,9 @@ func (c *Chain) restoreDoc(host Host, doc *snapshotDoc, parent *Run) (*Run, erro
 	r := c.newRun(host, doc.RunID, doc.Input)
 	if parent != nil {
 		r.adopt(context.Background(), parent, nil, false)
+		if doc.Outlived {
+			r.family.Load().cancel(&runEnded{fmt.Sprintf("hooks: run %s outlived the context it was started with", r.id)})
+		}
 	}
 	r.modelCalls.Store(doc.ModelCalls)
 	r.ended.Store(doc.Ended)

@@ -15,6 +15,9 @@ func (r *Run) snapshotFamily(doc *snapshotDoc) error {
 	}
 	if f.parent != nil {
 		doc.ParentRunID, doc.ExtraHooks, doc.OwnHost = f.parent.id, f.extra, f.own
+		// A child whose context ended comes back as it is: refusing its
+		// calls, waiting for its parent's End to end it.
+		doc.Outlived = r.childGone(f) != nil
 	}
 	for _, k := range r.Children() {
 		if k.ended.Load() { // ending now: AfterRun has run or is running, nothing to carry on
