@@ -363,3 +363,60 @@ func (h *markHook) BeforeToolExecute(c *hooks.Context, _ hooks.ToolCall) (*hooks
 	h.mark(c)
 	return nil, nil
 }
+
+// Children that start and call while their parent ends: every child ends
+// exactly once, none starts after the end, and every call after it
+// refuses.
+func TestChildrenRacingTheParentsEnd(t *testing.T) {
+	ignore := goleak.IgnoreCurrent()
+	t.Cleanup(func() { goleak.VerifyNone(t, ignore) })
+	for range 20 {
+		l := newRunLog()
+		chain, err := hooks.NewChain([]hooks.Hook{l.hook()})
+		require.NoError(t, err)
+		ctx := context.Background()
+		parent, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{RunID: "p"})
+		require.NoError(t, err)
+		var wg sync.WaitGroup
+		var mu sync.Mutex
+		var started []*hooks.Run
+		for range 8 {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				child, err := parent.Child(ctx, hooks.RunStart{})
+				if err != nil {
+					assert.ErrorIs(t, err, hooks.ErrRunEnded)
+					return
+				}
+				mu.Lock()
+				started = append(started, child)
+				mu.Unlock()
+				for range 5 {
+					if _, err := child.CallTool(ctx, hooks.ToolCall{Name: "x"}, okTool); err != nil {
+						assert.ErrorIs(t, err, hooks.ErrRunEnded)
+						return
+					}
+				}
+			}()
+		}
+		parent.End(ctx, hooks.RunEnd{})
+		wg.Wait()
+		for _, k := range started {
+			_, err := k.BeforeToolExecute(ctx, hooks.ToolCall{Name: "x"})
+			assert.ErrorIs(t, err, hooks.ErrRunEnded)
+			k.End(ctx, hooks.RunEnd{}) // a second End does nothing
+		}
+		l.mu.Lock()
+		for id, points := range l.points {
+			n := 0
+			for _, p := range points {
+				if p == "afterRun" {
+					n++
+				}
+			}
+			assert.Equal(t, 1, n, "run %s ended once", id)
+		}
+		l.mu.Unlock()
+	}
+}
