@@ -43,9 +43,9 @@ type family struct {
 	stop   context.Context
 	cancel context.CancelCauseFunc
 	within context.Context // the context given to Child, checked at once: stop learns of a custom one's end late
-	unhook func() bool // stops the parent's stop from cancelling this one
-	extra  []string    // names of the hooks the child runs beyond its parent's
-	own    bool        // the child has its own Host
+	unhook func() bool     // stops the parent's stop from cancelling this one
+	extra  []string        // names of the hooks the child runs beyond its parent's
+	own    bool            // the child has its own Host
 
 	mu     sync.Mutex
 	kids   []*Run // live children, in the order they started

@@ -38,7 +38,9 @@ func ExampleRun_Child() {
 	run, _ := chain.Start(ctx, hooks.Host{}, hooks.RunStart{RunID: "lead"})
 	defer run.End(ctx, hooks.RunEnd{})
 
-	read := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "notes"}, nil }
+	read := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: "notes"}, nil
+	}
 	task := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
 		out, err := c.Subagent(hooks.RunStart{RunID: "researcher"}, func(ctx context.Context, sub *hooks.Run) (string, error) {
 			for _, name := range []string{"shell", "read", "read"} {
