@@ -75,8 +75,9 @@ func (e *runEnded) Is(target error) bool { return target == ErrRunEnded || targe
 // the tool call that runs the subagent (a ToolFunc's Context), or r's.
 //
 // Whether a child's calls count against r's limits is each hook's
-// choice; the prebuilt limits, Budget and LoopGuard count them with r's
-// unless told otherwise (see their configs' PerChild). A snapshot of r
+// choice: the prebuilt limits and Budget count them with the root run's
+// unless their config says PerChild; LoopGuard watches each run on its
+// own unless it says AcrossChildren. A snapshot of r
 // carries its live children. Child fails, running no hook, when r has
 // ended, when start.Resumed is set (a child resumes with its parent's
 // snapshot), when start.ParentRunID names another run, or when
@@ -107,9 +108,9 @@ func (r *Run) ChildWith(ctx context.Context, start RunStart, cfg ChildConfig) (*
 		k.endLife()
 		return nil, err
 	}
-	if !r.enroll(k) { // r ended while the child started: it ends too
-		k.End(ctx, RunEnd{Outcome: Interrupted, Reason: fmt.Sprintf("parent run %s ended", r.id)})
-		return nil, fmt.Errorf("hooks: child of run %s: %w", r.id, &runEnded{fmt.Sprintf("hooks: run %s ended while its child %s started", r.id, k.id)})
+	if err := r.enroll(k); err != nil { // r ended, or a sibling of that id started meanwhile: it ends
+		k.End(ctx, RunEnd{Outcome: Interrupted, Reason: err.Error()})
+		return nil, fmt.Errorf("hooks: child of run %s: %w", r.id, err)
 	}
 	return k, nil
 }
@@ -172,16 +173,20 @@ func (r *Run) endLife() {
 	f.cancel(&runEnded{fmt.Sprintf("hooks: run %s has ended", r.id)})
 }
 
-// enroll adds k to r's live children, unless r has ended.
-func (r *Run) enroll(k *Run) bool {
+// enroll adds k to r's live children, unless r has ended or has a live
+// child of k's id (started at the same time).
+func (r *Run) enroll(k *Run) error {
 	f := r.familyOf()
 	f.mu.Lock()
 	defer f.mu.Unlock()
 	if f.closed || r.ended.Load() {
-		return false
+		return &runEnded{fmt.Sprintf("hooks: run %s ended while its child %s started", r.id, k.id)}
+	}
+	if slices.ContainsFunc(f.kids, func(x *Run) bool { return x.id == k.id }) {
+		return fmt.Errorf("run id %q is a live child's", k.id)
 	}
 	f.kids = append(f.kids, k)
-	return true
+	return nil
 }
 
 // familyOf returns r's family, made if it has none (a root run's first

@@ -420,3 +420,23 @@ func TestChildrenRacingTheParentsEnd(t *testing.T) {
 		l.mu.Unlock()
 	}
 }
+
+// Children of one id started at once: one of them lives.
+func TestChildrenOfOneIDStartedAtOnce(t *testing.T) {
+	chain, err := hooks.NewChain(nil)
+	require.NoError(t, err)
+	ctx := context.Background()
+	parent, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{RunID: "p"})
+	require.NoError(t, err)
+	defer parent.End(ctx, hooks.RunEnd{})
+	var wg sync.WaitGroup
+	for range 8 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			_, _ = parent.Child(ctx, hooks.RunStart{RunID: "same"})
+		}()
+	}
+	wg.Wait()
+	assert.Len(t, parent.Children(), 1)
+}
