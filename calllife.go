@@ -189,8 +189,30 @@ func (c *Context) Err() error {
 	if err := c.base().Err(); err != nil {
 		return err
 	}
-	if c.life != nil && c.life.ended.Load() {
+	if c.life != nil && (c.life.ended.Load() || c.life.outlived()) {
 		return context.Canceled
+	}
+	return nil
+}
+
+// outlived reports whether the call is of a child run whose life has
+// ended (Run.Child): the run, its parent, or the context it was started
+// with ended. AfterRun's calls are not: an ended run is still audited.
+func (l *callLife) outlived() bool {
+	if l.run == nil || l.point == AfterRun {
+		return false
+	}
+	f := l.run.family.Load()
+	return f != nil && f.stop != nil && l.run.childGone(f) != nil
+}
+
+// childStop is the life of the child run the call is of, or nil.
+func (l *callLife) childStop() context.Context {
+	if l.run == nil || l.point == AfterRun {
+		return nil
+	}
+	if f := l.run.family.Load(); f != nil {
+		return f.stop
 	}
 	return nil
 }
@@ -206,6 +228,11 @@ func (c *Context) Done() <-chan struct{} {
 		return d.ctx.Done()
 	}
 	ctx, cancel := context.WithCancel(c.base())
+	if stop := l.childStop(); stop != nil { // a child run's call is done when the child's life is
+		unhook := context.AfterFunc(stop, cancel)
+		cancelCtx := cancel
+		cancel = func() { unhook(); cancelCtx() }
+	}
 	if !l.done.CompareAndSwap(nil, &callDone{ctx: ctx, cancel: cancel}) {
 		cancel() // another Done was first: its context is the call's
 		return l.done.Load().ctx.Done()

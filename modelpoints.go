@@ -11,7 +11,7 @@ import (
 // says not to call the model. A step let through counts in ModelCalls.
 func (r *Run) BeforeModelRequest(ctx context.Context, req ModelRequest) (ModelStep, error) {
 	step := ModelStep{Request: req}
-	if err := ctx.Err(); err != nil {
+	if err := r.gone(ctx); err != nil { // a child run's calls also refuse once it or its parent ended (child.go)
 		return step, interrupted(BeforeModelRequest, "", err)
 	}
 	r.countContinuation()

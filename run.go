@@ -18,9 +18,11 @@ type Run struct {
 	chain   *Chain
 	id      string
 	input   string
-	host    Host       // resolved: no nil defaults left
-	states  []any      // per hook, by list index
-	stateMu sync.Mutex // guards states: any point may set its hook's state (Context.SetState)
+	host    Host                   // resolved: no nil defaults left
+	given   Host                   // as the host gave it (Run.Host, a child's default)
+	family  atomic.Pointer[family] // nil: a root run that started no child (child.go)
+	states  []any                  // per hook, by list index
+	stateMu sync.Mutex             // guards states: any point may set its hook's state (Context.SetState)
 
 	modelCalls atomic.Int64
 	// continued: the last reply was sent on with Continue; continuations:
@@ -62,6 +64,9 @@ func (c *Chain) Start(ctx context.Context, host Host, start RunStart) (*Run, err
 	if c == nil {
 		c = emptyChain
 	}
+	if start.ParentRunID != "" {
+		return nil, fmt.Errorf("hooks: Start: RunStart.ParentRunID is %q: only Run.Child starts a child run", start.ParentRunID)
+	}
 	if start.RunID == "" {
 		start.RunID = newRunID()
 	}
@@ -73,7 +78,7 @@ func (c *Chain) Start(ctx context.Context, host Host, start RunStart) (*Run, err
 }
 
 func (c *Chain) newRun(host Host, id, input string) *Run {
-	r := &Run{chain: c, id: id, input: input, host: host.resolved(), states: make([]any, len(c.hooks))}
+	r := &Run{chain: c, id: id, input: input, host: host.resolved(), given: host, states: make([]any, len(c.hooks))}
 	h := &r.host
 	r.template = Context{Workdir: h.Workdir, Session: h.Session, Agent: h.Agent, Config: h.Config,
 		Env: h.Env, HTTP: h.HTTP, Files: h.Files, System: h.System, hook: -1}
@@ -148,8 +153,9 @@ func (r *Run) setState(i int, v any) {
 // ID returns the run's id.
 func (r *Run) ID() string { return r.id }
 
-// End ends the run: it runs the AfterRun hooks once (later calls do
-// nothing) in reverse list order. It fills end.RunID and, when they are
+// End ends the run: it ends the run's live children first (Run.Child),
+// then runs the AfterRun hooks once (later calls do nothing) in reverse
+// list order. It fills end.RunID and, when they are
 // empty, Outcome (Failed when end.Err is set, Interrupted when ctx or
 // end.Err is a cancellation, else Completed) and Reason (end.Err's message,
 // else the outcome). It keeps ctx's values but not its cancellation, so an
@@ -157,6 +163,10 @@ func (r *Run) ID() string { return r.id }
 func (r *Run) End(ctx context.Context, end RunEnd) {
 	if r == nil || !r.ended.CompareAndSwap(false, true) {
 		return
+	}
+	if r.family.Load() != nil {
+		r.endChildren(ctx)
+		defer r.leave()
 	}
 	end.RunID = r.id
 	if end.Outcome == "" {

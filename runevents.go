@@ -5,6 +5,10 @@ type RunStart struct {
 	RunID   string `json:"runId"`
 	Input   string `json:"input"`
 	Resumed bool   `json:"resumed"`
+	// ParentRunID is the id of the run a child run (Run.Child) is a
+	// subagent of; "" for a root run. Run.Child sets it; Chain.Start
+	// refuses it. Context.ParentRunID gives it at every point.
+	ParentRunID string `json:"parentRunId,omitempty"`
 }
 
 // Outcome is how a run ended.

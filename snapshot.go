@@ -33,6 +33,14 @@ type snapshotDoc struct {
 	// know these fields read the numbers as JSON numbers.
 	StateTypes map[string]string            `json:"stateTypes,omitempty"`
 	MemoTypes  map[string]map[string]string `json:"memoTypes,omitempty"`
+	// A child run (Run.Child): its parent's id, the hooks it ran beyond
+	// its parent's, whether it had a host of its own; and a run's live
+	// children, each a snapshot of its own (snapshot_children.go).
+	ParentRunID string        `json:"parentRunId,omitempty"`
+	ExtraHooks  []string      `json:"extraHooks,omitempty"`
+	OwnHost     bool          `json:"ownHost,omitempty"`
+	Outlived    bool          `json:"outlived,omitempty"` // its calls refuse: it outlived its context (Run.Child)
+	Children    []snapshotDoc `json:"children,omitempty"`
 }
 
 // Snapshot returns the run's durable state as versioned JSON: its id and
@@ -49,7 +57,20 @@ type snapshotDoc struct {
 // them holds is an error naming the hook, the key and where it is. The
 // model-call count saturates at MaxInt64 (countModelCall), so a snapshot
 // always reads back.
+//
+// A snapshot of a run carries its live children (Run.Child), each with
+// its own states and memo, so that Resume and Rehydrate bring them back;
+// a snapshot of a child alone does not restore (see Chain.Resume).
 func (r *Run) Snapshot() ([]byte, error) {
+	doc, err := r.snapshotDoc()
+	if err != nil {
+		return nil, err
+	}
+	return json.Marshal(doc)
+}
+
+// snapshotDoc is the snapshot of r, its children's included.
+func (r *Run) snapshotDoc() (snapshotDoc, error) {
 	doc := snapshotDoc{Kind: snapshotKind, Version: snapshotVersion, RunID: r.id, Input: r.input,
 		ModelCalls: r.modelCalls.Load(), States: map[string]json.RawMessage{}, Ended: r.ended.Load(),
 		Continuations: r.continuations.Load(), Continued: r.continued.Load()}
@@ -63,7 +84,7 @@ func (r *Run) Snapshot() ([]byte, error) {
 		name := r.chain.names[i]
 		raw, typ, err := encodeValue(s, fmt.Sprintf("hooks: snapshot of run %s: state of hook %q", r.id, name))
 		if err != nil {
-			return nil, err
+			return snapshotDoc{}, err
 		}
 		doc.States[name] = raw
 		if typ != "" {
@@ -79,11 +100,11 @@ func (r *Run) Snapshot() ([]byte, error) {
 		doc.Memo[h] = make(map[string]json.RawMessage, len(memo[h]))
 		for key, v := range memo[h] {
 			if !utf8.ValidString(key) {
-				return nil, fmt.Errorf("hooks: snapshot of run %s: memo key %q of hook %q is not valid UTF-8 (JSON would change it)", r.id, key, h)
+				return snapshotDoc{}, fmt.Errorf("hooks: snapshot of run %s: memo key %q of hook %q is not valid UTF-8 (JSON would change it)", r.id, key, h)
 			}
 			raw, typ, err := encodeValue(v, fmt.Sprintf("hooks: snapshot of run %s: memo %q of hook %q", r.id, key, h))
 			if err != nil {
-				return nil, err
+				return snapshotDoc{}, err
 			}
 			doc.Memo[h][key] = raw
 			if typ != "" {
@@ -97,7 +118,7 @@ func (r *Run) Snapshot() ([]byte, error) {
 			}
 		}
 	}
-	return json.Marshal(doc)
+	return doc, r.snapshotFamily(&doc)
 }
 
 // Resume continues a run from a Snapshot after a pause (an approval, a
@@ -105,7 +126,12 @@ func (r *Run) Snapshot() ([]byte, error) {
 // and memo results, then runs the BeforeRun hooks with Resumed true (a nil
 // State keeps the restored one). States of hooks no longer in the chain
 // are dropped. A snapshot that is not JSON, not a run snapshot, of another
-// version, or of a run that has ended is an error saying so.
+// version, or of a run that has ended is an error saying so. The live
+// children the snapshot carries (Run.Child) come back too, and resume
+// after it, each with its BeforeRun hooks (Resumed true, ParentRunID
+// set). A snapshot of a child is refused here and by Rehydrate: a child
+// comes back with its parent's snapshot, so that it cannot be restored as
+// a root run that no longer counts with its parent.
 func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, error) {
 	r, err := c.restore(host, snapshot)
 	if err != nil {
@@ -117,6 +143,7 @@ func (c *Chain) Resume(ctx context.Context, host Host, snapshot []byte) (*Run, e
 	if err := r.beforeRun(ctx, RunStart{RunID: r.id, Input: r.input, Resumed: true}); err != nil {
 		return nil, err
 	}
+	r.resumeChildren(ctx)
 	return r, nil
 }
 
@@ -140,6 +167,15 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 	if err := json.Unmarshal(snapshot, &doc); err != nil {
 		return nil, fmt.Errorf("hooks: corrupt run snapshot: %w", err)
 	}
+	if doc.ParentRunID != "" {
+		return nil, fmt.Errorf("hooks: run %s is a child of run %s: restore it with its parent's snapshot, which carries it (a child restored alone would shed what it counts with its parent)", doc.RunID, doc.ParentRunID)
+	}
+	return c.restoreDoc(host, &doc, nil)
+}
+
+// restoreDoc makes the run doc describes, a child of parent when it is
+// not nil, and its children, running no hook.
+func (c *Chain) restoreDoc(host Host, doc *snapshotDoc, parent *Run) (*Run, error) {
 	if doc.Kind != snapshotKind {
 		return nil, fmt.Errorf("hooks: not a run snapshot (kind %q, want %q)", doc.Kind, snapshotKind)
 	}
@@ -156,6 +192,12 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 		return nil, fmt.Errorf("hooks: corrupt run snapshot: continuations is %d (of %d model calls)", doc.Continuations, doc.ModelCalls)
 	}
 	r := c.newRun(host, doc.RunID, doc.Input)
+	if parent != nil {
+		r.adopt(context.Background(), parent, nil, false)
+		if doc.Outlived {
+			r.family.Load().cancel(&runEnded{fmt.Sprintf("hooks: run %s outlived the context it was started with", r.id)})
+		}
+	}
 	r.modelCalls.Store(doc.ModelCalls)
 	r.ended.Store(doc.Ended)
 	r.continuations.Store(doc.Continuations)
@@ -176,6 +218,10 @@ func (c *Chain) restore(host Host, snapshot []byte) (*Run, error) {
 		return nil, err
 	}
 	r.memo.restore(memo)
+	if err := r.restoreChildren(host, doc); err != nil {
+		r.endLife()
+		return nil, err
+	}
 	return r, nil
 }
 

@@ -18,7 +18,7 @@ func (r *Run) BeforeToolExecute(ctx context.Context, call ToolCall) (step ToolSt
 // beforeTool is BeforeToolExecute, writing the step in place.
 func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) error {
 	step.Call = call
-	if err := ctx.Err(); err != nil {
+	if err := r.gone(ctx); err != nil { // a child run's calls also refuse once it or its parent ended (child.go)
 		return interrupted(BeforeToolExecute, "", err)
 	}
 	hs := r.chain.beforeTool

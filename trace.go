@@ -22,16 +22,20 @@ const (
 
 // TraceEvent describes one hook invocation.
 type TraceEvent struct {
-	RunID    string
-	Hook     string
-	Point    Point
-	CallID   string // in tool points and WrapToolCall: the ID of the tool call
-	Duration time.Duration
-	Decision Decision
-	Changed  []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
-	Reason   string   // for DecisionRefused
-	Err      error    // for DecisionErrored, and DecisionRefused when the hook's failure refused (policy Block)
-	Policy   Policy   // the policy applied to Err
+	RunID string
+	// ParentRunID is, for an event of a child run (Run.Child), the id of
+	// its parent run: the child's events are the parent's children in a
+	// trace. "" for a root run.
+	ParentRunID string
+	Hook        string
+	Point       Point
+	CallID      string // in tool points and WrapToolCall: the ID of the tool call
+	Duration    time.Duration
+	Decision    Decision
+	Changed     []string // the patch fields the hook set, by their JS names: "arguments", "system", ...
+	Reason      string   // for DecisionRefused
+	Err         error    // for DecisionErrored, and DecisionRefused when the hook's failure refused (policy Block)
+	Policy      Policy   // the policy applied to Err
 }
 
 // String says what the hook decided, the way a person reads it: the
@@ -104,7 +108,11 @@ func (r *Run) tracedCall(t0 time.Time, l *callLife, p Point, index int, policy P
 	if l != nil && l.hasCall {
 		callID = l.call.ID
 	}
-	fn(TraceEvent{RunID: r.id, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
+	var parentID string
+	if p := r.parent(); p != nil {
+		parentID = p.id
+	}
+	fn(TraceEvent{RunID: r.id, ParentRunID: parentID, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
 		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})
 	return now
 }

@@ -42,6 +42,11 @@ type BudgetConfig struct {
 	// Diagnostic; a func that returns hooks.Usage{} counts such replies as
 	// free. A reply is never free without a word.
 	Estimate func(req hooks.ModelRequest, resp hooks.ModelResponse) hooks.Usage
+	// PerChild gives each child run (hooks.Run.Child) a budget of its own.
+	// Without it a child's spending adds to its root run's totals, and the
+	// root's budget bounds the whole tree: a subagent spends from its
+	// parent's budget, and ends when it is spent, as the parent does.
+	PerChild bool
 }
 
 func (cfg BudgetConfig) check() error {
@@ -89,6 +94,7 @@ func Budget(cfg BudgetConfig) hooks.Hook {
 	}
 	h := &budget{name: orName(cfg.Name, "budget"), maxTokens: cfg.MaxTokens, maxCost: cfg.MaxCost, warnAt: warn,
 		warnModel: cfg.WarnModel, prices: make(map[string]Price, len(cfg.Prices)), estimate: cfg.Estimate}
+	h.state.apart = cfg.PerChild
 	for k, v := range cfg.Prices {
 		h.prices[k] = v
 	}

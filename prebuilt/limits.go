@@ -24,6 +24,12 @@ type ToolCallLimitConfig struct {
 	// OnLimit is what a call past a limit gets: Refuse (the default), EndRun
 	// or ErrorRun (LangChain's exit_behavior "continue", "end", "error").
 	OnLimit Action
+	// PerChild gives each child run (hooks.Run.Child, a subagent) limits
+	// of its own, counted apart from its parent's. Without it a child's
+	// calls count against its root run's limits, as the parent's own do:
+	// a subagent is no way past a limit. With it, each child may make Run
+	// calls more: a way to more calls in all, to set knowingly.
+	PerChild bool
 }
 
 func (cfg ToolCallLimitConfig) check() error {
@@ -61,6 +67,7 @@ func (cfg ToolCallLimitConfig) check() error {
 func ToolCallLimit(cfg ToolCallLimitConfig) hooks.Hook {
 	mustValid("ToolCallLimit", cfg.check())
 	h := &toolCallLimit{name: orName(cfg.Name, "toolCallLimit"), run: cfg.Run, onLimit: cfg.OnLimit}
+	h.state.apart = cfg.PerChild
 	if len(cfg.PerTool) > 0 {
 		h.perTool = make(map[string]int, len(cfg.PerTool))
 		for k, v := range cfg.PerTool {
@@ -216,6 +223,10 @@ type ModelCallLimitConfig struct {
 	// a policy that only reports that error, the request goes through and
 	// the run ends at the next one.
 	OnLimit Action
+	// PerChild gives each child run (hooks.Run.Child) a limit of its own;
+	// without it a child's model calls count against its root run's
+	// limit (see ToolCallLimitConfig.PerChild).
+	PerChild bool
 }
 
 func (cfg ModelCallLimitConfig) check() error {
@@ -240,7 +251,9 @@ func ModelCallLimit(cfg ModelCallLimitConfig) hooks.Hook {
 	if msg == "" {
 		msg = fmt.Sprintf("Run ended: model call limit reached (%d calls in this run).", cfg.Run)
 	}
-	return &modelCallLimit{name: orName(cfg.Name, "modelCallLimit"), run: cfg.Run, end: &hooks.End{Output: msg}, fail: cfg.OnLimit == ErrorRun}
+	h := &modelCallLimit{name: orName(cfg.Name, "modelCallLimit"), run: cfg.Run, end: &hooks.End{Output: msg}, fail: cfg.OnLimit == ErrorRun}
+	h.state.apart = cfg.PerChild
+	return h
 }
 
 type modelCallLimit struct {

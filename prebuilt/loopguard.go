@@ -20,6 +20,14 @@ type LoopGuardConfig struct {
 	// the third round of a cycle of two calls (A B A B A B).
 	Repeats int
 	OnLoop  Action // Refuse (default), EndRun or ErrorRun
+	// AcrossChildren makes a run and its child runs (hooks.Run.Child) one
+	// sequence of calls. Without it each run, a child too, is watched on
+	// its own: a loop is one agent's repetition, and the calls of
+	// subagents working side by side, interleaved, would look like loops
+	// they are not. A model that starts the same subagent again and again
+	// is caught by the parent's own window: the tool call that starts it
+	// repeats.
+	AcrossChildren bool
 }
 
 func (cfg LoopGuardConfig) check() error {
@@ -51,7 +59,9 @@ func LoopGuard(cfg LoopGuardConfig) hooks.Hook {
 	if n == 0 {
 		n = 3
 	}
-	return &loopGuard{name: orName(cfg.Name, "loopGuard"), repeats: n, onLoop: cfg.OnLoop}
+	h := &loopGuard{name: orName(cfg.Name, "loopGuard"), repeats: n, onLoop: cfg.OnLoop}
+	h.state.apart = !cfg.AcrossChildren
+	return h
 }
 
 type loopGuard struct {

@@ -28,14 +28,23 @@ func (s *live[T]) MarshalJSON() ([]byte, error) {
 // one value per hook and run with last-writer-wins updates, so the state is
 // made once (under mu, shared by the hook's runs but held only the first
 // time a run asks) and then updated in place.
+//
+// A child run (hooks.Run.Child) shares its root run's state unless apart
+// is set: the hook's state is then the root's, found through
+// hooks.Context.Parent, so that a subagent adds to its parent's counts
+// instead of starting its own.
 type keeper[T any] struct {
-	mu sync.Mutex
+	mu    sync.Mutex
+	apart bool // each run, a child too, keeps its own state
 }
 
 // get returns the run's live state. A state restored from a snapshot (JSON
 // types) is read back into T the first time; one that does not read is an
 // error naming the hook.
 func (k *keeper[T]) get(c *hooks.Context) (*live[T], error) {
+	if !k.apart {
+		c = rootOf(c)
+	}
 	if s, ok := c.State().(*live[T]); ok {
 		return s, nil
 	}
@@ -130,4 +139,13 @@ func checkNames(field string, names []string) error {
 		}
 	}
 	return nil
+}
+
+// rootOf returns the Context the running hook has in the root of c's run
+// tree: c itself in a root run.
+func rootOf(c *hooks.Context) *hooks.Context {
+	for p := c.Parent(); p != nil; p = p.Parent() {
+		c = p
+	}
+	return c
 }

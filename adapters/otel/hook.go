@@ -30,7 +30,9 @@ func (h hook) Handles(p hooks.Point) bool {
 }
 
 // BeforeRun opens the run's span under the span of the context the host
-// passed to Chain.Start.
+// passed to Chain.Start; a child run's (hooks.Run.Child) under its
+// parent's tool-call span when it was started from that call's context,
+// else under its parent run's span.
 func (h hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatch, error) {
 	if start.RunID == "" {
 		start.RunID = c.RunID()

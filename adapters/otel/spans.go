@@ -55,6 +55,10 @@ func (t *Telemetry) startRun(ctx context.Context, c *hooks.Context, start hooks.
 	if start.Resumed {
 		attrs = append(attrs, attribute.Bool("hooks.run.resumed", true))
 	}
+	if start.ParentRunID != "" {
+		attrs = append(attrs, attribute.String("hooks.run.parent_id", start.ParentRunID))
+		ctx = t.parentSpan(ctx, start.ParentRunID)
+	}
 	_, span := t.tracer.Start(ctx, name, trace.WithSpanKind(trace.SpanKindInternal), trace.WithAttributes(attrs...))
 	run := &runSpans{id: start.RunID, span: span, model: model, tools: make(map[string][]trace.Span)}
 
@@ -227,4 +231,20 @@ func (r *runSpans) endCall(c call, code codes.Code, errorType, description strin
 		s.SetAttributes(set...)
 	}
 	endSpan(s, code, errorType, description)
+}
+
+// parentSpan returns ctx for the span of a child run (hooks.Run.Child):
+// as it is when it holds a span of the parent's run (the child was started
+// from a tool call's context: the execute_tool span, or a span the tool
+// made under it), else with the parent run's span, so that a subagent's
+// span is always in its parent's tree.
+func (t *Telemetry) parentSpan(ctx context.Context, parentID string) context.Context {
+	parent := t.run(parentID)
+	if parent == nil {
+		return ctx
+	}
+	if sc := trace.SpanContextFromContext(ctx); sc.IsValid() && sc.TraceID() == parent.span.SpanContext().TraceID() {
+		return ctx
+	}
+	return trace.ContextWithSpan(ctx, parent.span)
 }
