@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // set is what the hooks of one Hooks call share: the options, and which
@@ -12,7 +13,7 @@ import (
 // Everything a run must keep across points is in each hook's run state
 // (runState), never here.
 type set struct {
-	opts options
+	opts *dialect.Options
 	// matchers are the set's BeforeTool and AfterTool matchers, and
 	// toolsChecked whether they were checked against a run's tools
 	// (names.go).
@@ -64,10 +65,7 @@ func (h *hook) Handles(p hooks.Point) bool {
 
 // geminiName is the Gemini CLI name of a host tool.
 func (s *set) geminiName(host string) string {
-	if name, ok := s.opts.toGemini[host]; ok {
-		return name
-	}
-	return host
+	return s.opts.Tools.Exact(host)
 }
 
 // BeforeRun runs SessionStart handlers.
@@ -97,7 +95,7 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 // BeforeModelRequest ends the run when a tool event asked to ("continue":
 // false), then runs the event's part of a model request.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	h.set.checkTools(c, req.Tools)
+	dialect.CheckOnce(c, &h.set.toolsChecked, req.Tools, h.set.toolProblems)
 	st := load(c)
 	if st.End != nil {
 		end := *st.End

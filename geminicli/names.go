@@ -117,21 +117,6 @@ func loadNames(ms []matcher, mapped []string, diag loadDiag) {
 	}
 }
 
-// checkTools says, once per set, what of its matchers and ToolNames names
-// no tool the model is offered.
-func (s *set) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
-	if len(tools) == 0 || !s.toolsChecked.CompareAndSwap(false, true) {
-		return
-	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	for _, err := range s.toolProblems(names) {
-		c.Diagnose(err)
-	}
-}
-
 // toolProblems are the set's tool matchers that take none of the host
 // tools (by their name or their Gemini CLI name), and the ToolNames keys
 // that are none of them.
@@ -167,18 +152,7 @@ func (s *set) toolProblems(host []string) []error {
 		out = append(out, fmt.Errorf("geminicli: Gemini CLI settings: %s: %q matches no tool of this run%s, so its hooks never run; the tools are %s",
 			m.path, m.src, hint, list))
 	}
-	for _, key := range slices.Sorted(mapsKeys(s.opts.toGemini)) {
-		if slices.Contains(host, key) {
-			continue
-		}
-		hint := ""
-		if like, ok := suggest.Closest(key, host); ok {
-			hint = fmt.Sprintf(" (did you mean %q?)", like)
-		}
-		out = append(out, fmt.Errorf("geminicli: ToolNames: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
-			key, hint, s.opts.toGemini[key], strings.Join(host, ", ")))
-	}
-	return out
+	return append(out, s.opts.Tools.KeyProblems("geminicli: ToolNames", host, false)...)
 }
 
 // alternativeProblems are the names of m, a list of names joined by '|',
@@ -203,17 +177,6 @@ func alternativeProblems(m matcher, names, subjects []string) []error {
 			m.path, n, m.src, hint, strings.Join(subjects, ", ")))
 	}
 	return out
-}
-
-// mapsKeys are m's keys.
-func mapsKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // CheckToolNames checks a Gemini CLI settings file against the tool names
