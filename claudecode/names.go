@@ -113,21 +113,6 @@ func (s *set) toolMatchers(events map[string][]*handler) []matcher {
 	return out
 }
 
-// checkTools says, once per set, what of its matchers and ToolNames names
-// no tool the model is offered.
-func (s *set) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
-	if len(tools) == 0 || !s.toolsChecked.CompareAndSwap(false, true) {
-		return
-	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	for _, err := range s.toolProblems(names) {
-		c.Diagnose(err)
-	}
-}
-
 // toolProblems are the set's matchers that take none of the host tools
 // (by their name or their Claude Code name), and the ToolNames keys that
 // are none of them.
@@ -145,22 +130,7 @@ func (s *set) toolProblems(host []string) []error {
 			out = append(out, err)
 		}
 	}
-	for _, key := range sortedKeys(s.opts.toClaude) {
-		if slices.Contains(host, key) {
-			continue
-		}
-		if h, ok := s.foldedKey(key, host); ok {
-			out = append(out, fmt.Errorf("claudecode: ToolNames: %q is not the tool %q as written: it maps %q to %q, as meant; write %q", key, h, h, s.claudeName(h), h))
-			continue
-		}
-		hint := ""
-		if like, ok := suggest.Closest(key, host); ok {
-			hint = fmt.Sprintf(" (did you mean %q?)", like)
-		}
-		out = append(out, fmt.Errorf("claudecode: ToolNames: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
-			key, hint, s.opts.toClaude[key], strings.Join(host, ", ")))
-	}
-	return out
+	return append(out, s.opts.Tools.KeyProblems("claudecode: ToolNames", host, true)...)
 }
 
 // problem is what is wrong with m against the run's tool names (host and
@@ -224,20 +194,6 @@ func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, e
 	return hs[0].(*hook).set.toolProblems(tools), nil
 }
 
-// foldedKey is the host tool that ToolNames' key maps once case is set
-// aside (see set.claudeName).
-func (s *set) foldedKey(key string, host []string) (string, bool) {
-	for _, h := range host {
-		if _, ok := s.opts.toClaude[h]; ok {
-			continue // mapped as written
-		}
-		if _, k, ok := s.foldedName(h); ok && strings.EqualFold(k, key) {
-			return h, true
-		}
-	}
-	return "", false
-}
-
 // noteToolName says, once per set, that a tool call's name is mapped by
 // a ToolNames key only once case is set aside: a host that never lists
 // its tools in a model request hears it here.
@@ -245,10 +201,7 @@ func (s *set) noteToolName(c *hooks.Context, host string) {
 	if s.foldNoted.Load() {
 		return
 	}
-	if _, ok := s.opts.toClaude[host]; ok {
-		return
-	}
-	if name, key, ok := s.foldedName(host); ok && s.foldNoted.CompareAndSwap(false, true) {
+	if name, key, ok := s.opts.Tools.Folded(host); ok && s.foldNoted.CompareAndSwap(false, true) {
 		c.Diagnose(fmt.Errorf("claudecode: ToolNames: %q is not the tool %q as written: it maps %q to %q, as meant; write %q", key, host, host, name, host))
 	}
 }

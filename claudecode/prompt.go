@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 )
 
@@ -23,7 +24,7 @@ const DefaultPromptTimeout = 30 * time.Second
 // load-time diagnostic. "agent" handlers, which Claude Code runs as a
 // subagent with tools, are skipped either way (see docs/claudecode.md).
 func Model(fn hooks.ModelFunc) Option {
-	return optionFunc(func(o *options) { o.model = fn })
+	return dialect.Setting(modelKey{}, fn)
 }
 
 // promptHook is what a "prompt" handler asks.

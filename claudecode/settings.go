@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -153,12 +152,8 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 
 // parseSettings decodes the handlers of each event this library runs, and
 // diagnoses what it skips.
-func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc, toClaude map[string]string) (map[string][]*handler, error) {
-	l := loader{diag: diag, model: model}
-	for host, claude := range toClaude {
-		l.mapped = append(l.mapped, host, claude)
-	}
-	slices.Sort(l.mapped)
+func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc, mapped []string) (map[string][]*handler, error) {
+	l := loader{diag: diag, model: model, mapped: mapped}
 	events, err := l.hooksObject(settings)
 	if err != nil {
 		return nil, err
