@@ -152,7 +152,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 			for _, hd := range hs {
 				hd.set = s
 			}
-			out = append(out, &hook{name: o.Prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
+			out = append(out, &hook{Base: dialect.Base{HookName: o.Prefix + ev}, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
 		}
 	}
 	for _, ev := range firedOrder {
@@ -167,7 +167,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 		}
 	}
 	if len(out) == 0 && s.fired != nil { // a hook that carries the set to Fire, and keeps its run's transcript
-		out = append(out, &hook{name: o.Prefix + "Events", event: "Events", handlers: nil, set: s, first: true})
+		out = append(out, &hook{Base: dialect.Base{HookName: o.Prefix + "Events"}, event: "Events", handlers: nil, set: s, first: true})
 	}
 	if len(out) > 0 {
 		out[len(out)-1].(*hook).last = true
@@ -192,11 +192,11 @@ var eventOrder = []string{"SessionStart", "UserPromptSubmit", "PreToolUse",
 
 // hook runs the handlers of one event of one settings file.
 type hook struct {
-	name     string
-	event    string
-	point    hooks.Point
-	handlers []*handler
-	set      *set
+	dialect.Base // its name, "<prefix><event>", and policy Report
+	event        string
+	point        hooks.Point
+	handlers     []*handler
+	set          *set
 	// first and last: the set's first and last hook in list order. The
 	// first keeps the run's transcript current at the before-points and
 	// removes it after the others' AfterRun (reverse list order); the
@@ -204,15 +204,6 @@ type hook struct {
 	// other hooks of the set run at those after-points.
 	first, last bool
 }
-
-// Name is "<prefix><event>".
-func (h *hook) Name() string { return h.name }
-
-// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
-// makes itself, so that the next handler still runs; the hook's own error
-// is a cancellation, or a failClosed handler's failure (hooks.FailClosed),
-// which refuses the call whatever the policy.
-func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
 
 // Handles reports the event's point; BeforeModelRequest for the events
 // that act on the next request (SessionStart's context, an end a tool

@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // A matcher or a ToolNames entry that names a tool the run never has
@@ -31,13 +29,6 @@ var claudeTools = []string{"Agent", "AskUserQuestion", "Bash", "BashOutput", "Ed
 	"KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "SlashCommand", "Skill", "Task",
 	"TodoWrite", "WebFetch", "WebSearch", "Write"}
 
-// matchNote is what a group's matcher has said, shared by its handlers.
-type matchNote struct {
-	folded atomic.Bool // it took a tool only with case set aside, and said so
-	typo   atomic.Bool // it missed a tool it is a typo of, and said so
-	missed sync.Map    // tool name -> struct{}: compared for a typo already (a tool is compared once)
-}
-
 // takesFolded reports whether a name of m equals one of subjects once
 // case is set aside (m did not take them as written), and says so once.
 func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
@@ -46,16 +37,16 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 			if s == "" || !strings.EqualFold(name, s) {
 				continue
 			}
-			if m.note != nil && m.note.folded.CompareAndSwap(false, true) {
+			if m.note != nil && m.note.Folded() {
 				c.Diagnose(fmt.Errorf("hooks: Claude Code settings: %s: %q is not the tool %q as written (Claude Code compares names case included): it runs for it, as meant; write %q",
 					m.path, name, s, s))
 			}
 			return true
 		}
 	}
-	if m.note != nil && !m.note.typo.Load() && firstMiss(&m.note.missed, subjects) {
+	if m.note != nil && !m.note.TypoSaid() && m.note.FirstMiss(subjects) {
 		for _, name := range m.names {
-			if like, ok := suggest.Closest(name, subjects); ok && m.note.typo.CompareAndSwap(false, true) {
+			if like, ok := dialect.Closest(name, subjects); ok && m.note.Typo() {
 				c.Diagnose(fmt.Errorf("hooks: Claude Code settings: %s: %q does not take the tool %q (did you mean %q?): its handlers did not run for it",
 					m.path, name, like, like))
 				break
@@ -63,13 +54,6 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 		}
 	}
 	return false
-}
-
-// firstMiss reports whether subjects were not compared before, and
-// records them.
-func firstMiss(missed *sync.Map, subjects []string) bool {
-	_, seen := missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{})
-	return !seen
 }
 
 // loadNames diagnoses, at load, the names of a tool event's matcher that
@@ -88,7 +72,7 @@ func (l loader) loadNames(path string, m matcher) {
 				goto next
 			}
 		}
-		if like, ok := suggest.Closest(name, known); ok {
+		if like, ok := dialect.Closest(name, known); ok {
 			l.skip(path, "%q names no Claude Code tool and no tool of ToolNames (did you mean %q?): it runs only for a host tool of that exact name", name, like)
 		}
 	next:
@@ -158,7 +142,7 @@ func (m matcher) problem(subjects []string) error {
 			continue
 		}
 		hint := ""
-		if like, ok := suggest.Closest(name, subjects); ok {
+		if like, ok := dialect.Closest(name, subjects); ok {
 			hint = fmt.Sprintf(" (did you mean %q?)", like)
 		}
 		what := fmt.Sprintf("%q names no tool of this run%s, so its handlers never run", name, hint)

@@ -48,9 +48,9 @@ func (l loader) promptHandler(event, where, path string, unknown []string, cfg *
 	}
 	switch {
 	case cfg.Prompt == nil || strings.TrimSpace(*cfg.Prompt) == "":
-		return nil, &settingsError{path: path + ".prompt", msg: "missing or empty"}
+		return nil, settingsError(path+".prompt", "missing or empty")
 	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeout):
-		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
+		return nil, settingsError(path+".timeout", fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout))
 	}
 	l.unknownKeys(path, unknown, handlerKeys)
 	h := &handler{event: event, where: where, timeout: DefaultPromptTimeout, failClosed: cfg.FailClosed,

@@ -12,10 +12,10 @@ import (
 // notes its Stop hook leaves for its UserPromptSubmit hook. Everything a
 // run must keep is in each hook's run state (runState), never here.
 type set struct {
-	opts    *dialect.Options
+	opts *dialect.Options
 	// transcriptDir is TranscriptDir's ("": a temporary directory per run).
 	transcriptDir string
-	hasStop bool
+	hasStop       bool
 	// matchers are the set's tool events' matchers, and toolsChecked
 	// whether they were checked against a run's tools (names.go).
 	matchers     []matcher

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
@@ -196,4 +197,32 @@ func (t *ToolCheck) Problems(host []string) []error {
 		}
 	}
 	return append(out, t.Tools.KeyProblems(t.Option, host, true)...)
+}
+
+// MatchNote is what a matcher group has said about names, shared by its
+// handlers, so that each thing is said once per group, not once per call:
+// that it took a tool only with case set aside (Folded), and that it
+// missed a tool it is a typo of (Typo, after FirstMiss).
+type MatchNote struct {
+	folded atomic.Bool
+	typo   atomic.Bool
+	missed sync.Map // the subjects compared for a typo already, joined
+}
+
+// Folded reports whether this is the first time the group says it took
+// a tool with case set aside.
+func (n *MatchNote) Folded() bool { return n.folded.CompareAndSwap(false, true) }
+
+// Typo reports whether this is the first time the group says it missed a
+// tool it is a typo of.
+func (n *MatchNote) Typo() bool { return n.typo.CompareAndSwap(false, true) }
+
+// TypoSaid reports whether the group said it already.
+func (n *MatchNote) TypoSaid() bool { return n.typo.Load() }
+
+// FirstMiss reports whether subjects (a call's tool names) were not
+// compared for a typo before, and records them: a tool is compared once.
+func (n *MatchNote) FirstMiss(subjects []string) bool {
+	_, seen := n.missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{})
+	return !seen
 }

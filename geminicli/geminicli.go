@@ -131,7 +131,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {
-			out = append(out, &hook{name: s.opts.Prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s})
+			out = append(out, &hook{Base: dialect.Base{HookName: s.opts.Prefix + ev}, event: ev, point: eventPoints[ev], handlers: hs, set: s})
 		}
 	}
 	return out, nil

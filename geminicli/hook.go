@@ -27,21 +27,12 @@ type rewriteKey struct{ run, call string }
 
 // hook runs the handlers of one event of one settings file.
 type hook struct {
-	name     string
-	event    string
-	point    hooks.Point
-	handlers []*handler
-	set      *set
+	dialect.Base // its name, "<prefix><event>", and policy Report
+	event        string
+	point        hooks.Point
+	handlers     []*handler
+	set          *set
 }
-
-// Name is "<prefix><event>".
-func (h *hook) Name() string { return h.name }
-
-// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
-// makes itself; the hook's own error is a cancellation, or a BeforeTool
-// output too large to read (hooks.FailClosed), which refuses the call
-// whatever the policy.
-func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
 
 // Handles reports the event's point, and the points where a hook keeps its
 // run state: BeforeModelRequest (an end a tool event asked for, the
