@@ -192,11 +192,11 @@ func (h *handler) read(stdout []byte, stderr string, code int) result {
 func textOutput(text string, code int) *output {
 	switch code {
 	case 0:
-		return &output{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString(text)}
+		return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString(text)}}
 	case 1:
-		return &output{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString("Warning: " + text)}
+		return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString("Warning: " + text)}}
 	}
-	return &output{Decision: json.RawMessage(`"deny"`), Reason: jsonString(text)}
+	return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"deny"`), Reason: jsonString(text)}}
 }
 
 // jsonString is s as a JSON string.
