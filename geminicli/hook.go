@@ -106,7 +106,7 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 	case evBeforeToolSelection:
 		return h.beforeToolSelection(c, req)
 	case evAfterModel:
-		keepRequest(c, req, st)
+		h.keepRequest(c, req, st)
 	}
 	return nil, nil
 }
