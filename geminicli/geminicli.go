@@ -9,9 +9,10 @@
 //	chain, err := hooks.NewChain(gemini)
 //
 // Gemini CLI's model-level events fit this library's model points:
-// BeforeModel may rewrite the request (its messages and model) or answer
-// it, BeforeToolSelection narrows the tools offered (ModelRequest.Tools),
-// AfterModel rewrites the reply. Where Gemini CLI's documentation and its
+// BeforeModel may rewrite the request (its messages, model and sampling
+// settings) or answer it, BeforeToolSelection narrows the tools offered
+// and sets the tool choice (ModelRequest.Tools, ToolChoice), AfterModel
+// rewrites the reply. Where Gemini CLI's documentation and its
 // hook runner disagree, this package does what the runner does, and
 // docs/geminicli.md says where, and every event and field, supported or
 // not, and why.
