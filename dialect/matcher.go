@@ -38,6 +38,7 @@ type ToolMatcher struct {
 	all   bool
 	names []string // the exact names, or nil
 	re    *regexp.Regexp
+	note  MatchNote // what it said at a call (a name taken with case set aside)
 }
 
 // NewMatcher reads src, at path, as mode says. A regular expression that
