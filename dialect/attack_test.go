@@ -57,7 +57,10 @@ func TestKitACallTheGuardCannotSeeIsRefused(t *testing.T) {
 	run := startRun(t, hs)
 	ran := false
 	res, err := run.CallTool(t.Context(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"n": math.NaN()}},
-		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+			ran = true
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.False(t, ran)
 	assert.True(t, res.IsError)
