@@ -70,7 +70,7 @@ func TestKitACallTheGuardCannotSeeIsRefused(t *testing.T) {
 // time: a deny printed before a hang refuses, whatever the dialect's
 // policy; size: a reason quoting a huge input is cut for the model.
 func TestKitDenyBeforeHangAndHugeReason(t *testing.T) {
-	h := hooktest.New(t, guardHooks(t, guardSpec(false), `cat >/dev/null; echo '{"deny": true}'; sleep 30`, 300*time.Millisecond)...)
+	h := hooktest.New(t, guardHooks(t, guardSpec(false), `cat >/dev/null; echo '{"deny": true}'; exec sleep 30`, 2*time.Second)...)
 	assert.False(t, h.Tool("shell", map[string]any{"command": "x"}).Ran)
 
 	spec := guardSpec(false)
