@@ -123,3 +123,24 @@ func startRun(t *testing.T, hs []hooks.Hook) *hooks.Run {
 	t.Cleanup(func() { run.End(t.Context(), hooks.RunEnd{}) })
 	return run
 }
+
+// An Ask at a ToolCall asks a person; a no refuses, and so does nobody to
+// ask (Host.AutoApprove false).
+func TestKitAskAsksAPerson(t *testing.T) {
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{Name: "guard", When: dialect.ToolCall,
+		Decide: func(*hooks.Context, *dialect.At, *dialect.Result) (dialect.Decision, error) {
+			return dialect.Decision{Ask: "run rm?"}, nil
+		}}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Argv: []string{"true"}, Timeout: 5 * time.Second}}})
+	for _, yes := range []bool{true, false} {
+		h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{yes}}, hs...)
+		out := h.Tool("shell", map[string]any{"command": "rm x"})
+		assert.Equal(t, yes, out.Ran)
+		require.Len(t, h.Prompts(), 1)
+		assert.Equal(t, "run rm?", h.Prompts()[0].Body)
+	}
+	out := hooktest.New(t, hs...).Tool("shell", map[string]any{"command": "rm x"})
+	assert.False(t, out.Ran, "nobody to ask is a no")
+}

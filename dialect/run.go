@@ -93,6 +93,11 @@ func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decis
 		if refuse != nil {
 			return nil, hooks.FailClosed(refuse)
 		}
+		if h.event.When == ToolCall && !d.Block && d.Ask != "" {
+			if !c.Confirm(hooks.Prompt{Title: h.spec.Name + " hook " + hd.Where, Body: d.Ask}) {
+				d.Block, d.Reason = true, cut("not approved: "+d.Ask)
+			}
+		}
 		if h.event.When == ToolCall && d.Block {
 			if d.Reason == "" {
 				d.Reason = "refused by " + h.spec.Name + " hook " + hd.Where
