@@ -177,22 +177,25 @@ func evidentReason(spec *Spec, hd *Handler) string {
 	return "refused by " + spec.Name + " hook " + hd.Where
 }
 
-// maxReason bounds what the model reads of a reason: a guard that quotes
-// a huge input does not flood the conversation.
-const maxReason = 16 << 10
+// MaxReason bounds what the model or a person reads of a reason: a guard
+// that quotes a huge input does not flood the conversation.
+const MaxReason = 16 << 10
 
-// cut is s, or its start with a note of its length when longer than
-// maxReason.
-func cut(s string) string {
-	if len(s) <= maxReason {
+// Cut keeps at most MaxReason bytes of s, at a character boundary, and
+// says how long it was: a reason is cut, never dropped.
+func Cut(s string) string {
+	if len(s) <= MaxReason {
 		return s
 	}
-	end := maxReason
+	end := MaxReason
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}
 	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
 }
+
+// cut is Cut.
+func cut(s string) string { return Cut(s) }
 
 // tail is stderr for a message, or a note that there was none.
 func tail(stderr string) string {
