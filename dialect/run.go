@@ -135,7 +135,7 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 		return fail("its input cannot be sent as JSON", err, true)
 	}
 	out, err := Exec(c, Command{Argv: hd.Argv, Dir: hd.Dir, Env: Environ(c, hd.Env), Stdin: stdin,
-		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput})
+		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput, DrainOutput: hd.DrainOutput})
 	if err != nil {
 		return Decision{}, nil, err
 	}
@@ -151,6 +151,8 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 		}
 	}
 	switch {
+	case out.Overflow && !d.Block:
+		return fail("its output cannot be read", fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, len(out.Stdout)), true)
 	case out.Err != nil:
 		return fail("failed", out.Err, false)
 	case derr != nil:

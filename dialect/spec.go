@@ -159,6 +159,9 @@ type Handler struct {
 	Timeout time.Duration
 	// MaxOutput caps its stdout; 0: DefaultMaxOutput.
 	MaxOutput int
+	// DrainOutput lets it run on past MaxOutput to its end (Command);
+	// its Decide then sees Result.Overflow and the exit status.
+	DrainOutput int64
 	// FailClosed: its failure refuses a ToolCall event's call.
 	FailClosed bool
 }
