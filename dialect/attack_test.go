@@ -212,3 +212,18 @@ func TestKitStateSurvivesASnapshot(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "on branch main", system, "given afresh on resume, not added twice")
 }
+
+// Patterns are read as the JavaScript CLIs read them (a lookahead
+// compiles), and one that backtracks without end takes the tool rather
+// than hold or skip the guard.
+func TestKitPatternsAreJavaScriptsAndBounded(t *testing.T) {
+	m, err := dialect.NewMatcher("m", "^(?!read).*", dialect.Search)
+	require.NoError(t, err)
+	assert.True(t, m.Match("shell"))
+	assert.False(t, m.Match("read_file"))
+	slow, err := dialect.NewMatcher("m", "(a+)+$", dialect.Search)
+	require.NoError(t, err)
+	start := time.Now()
+	assert.True(t, slow.Match(strings.Repeat("a", 40)+"!"), "a match out of time counts as a match")
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
