@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"sync/atomic"
 
@@ -61,6 +62,10 @@ type Outcome struct {
 	// Stop is the reason of a handler's "continue": false (the agent
 	// should stop), nil when none asked.
 	Stop *string
+	// Result is a person's answer in place of the tool (a PermissionRequest
+	// no handler decided, asked through Context.Review): the host gives
+	// it to the model as the call's result and does not run the tool.
+	Result *hooks.ToolResult
 }
 
 // fires numbers each Fire call, so that the same handler of two settings
@@ -101,6 +106,45 @@ func Fire(c *hooks.Context, hs []hooks.Hook, ev Event) (Outcome, error) {
 		}
 	}
 	out.Context = strings.Join(added, "\n\n")
+	if ev.Name == "PermissionRequest" && !out.Allow && !out.Block && out.Stop == nil && c.Interactive() {
+		return review(c, ev, out)
+	}
+	return out, nil
+}
+
+// review asks a person about a PermissionRequest no handler decided, as
+// Claude Code shows its dialog, through Context.Review with the call
+// (tool_name, or the Subject, and tool_input), and puts their verdict in
+// the outcome: an approval is Allow (with the person's arguments as
+// UpdatedInput when they edited the call), a rejection is Block with the
+// person's message, an answer is Result. A verdict that contradicts
+// itself (an answer and an edit, an edit of a rejected call) and a failed
+// ask are a rejection. The error is c's cancellation.
+func review(c *hooks.Context, ev Event, out Outcome) (Outcome, error) {
+	name, _ := ev.Input["tool_name"].(string)
+	if name == "" {
+		name = ev.Subject
+	}
+	args, _ := ev.Input["tool_input"].(map[string]any)
+	id, _ := ev.Input["tool_use_id"].(string)
+	shown, _ := encodeArguments(args)
+	v, err := c.Review(hooks.Review{Prompt: hooks.Prompt{Title: "Allow " + name + "?", Body: name + " " + cut(shown)},
+		Call: &hooks.ToolCall{ID: id, Name: name, Arguments: maps.Clone(args)}})
+	if err != nil && c.Err() != nil {
+		return out, c.Err()
+	}
+	switch {
+	case err == nil && v.Result != nil && v.Arguments == nil:
+		res := *v.Result
+		out.Result = &res
+	case err == nil && v.Approved && v.Result == nil:
+		out.Allow, out.UpdatedInput = true, maps.Clone(v.Arguments)
+	default:
+		out.Block, out.Reason = true, v.Message
+		if out.Reason == "" {
+			out.Reason = "The user declined this " + name + " call."
+		}
+	}
 	return out, nil
 }
 

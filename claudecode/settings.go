@@ -45,6 +45,7 @@ type handlerConfig struct {
 	Args          []string          `json:"args"`
 	Timeout       *float64          `json:"timeout"`
 	FailClosed    bool              `json:"failClosed"`
+	OnFailure     json.RawMessage   `json:"onFailure"`
 	If            *string           `json:"if"`
 	StatusMessage json.RawMessage   `json:"statusMessage"`
 	Once          json.RawMessage   `json:"once"`
@@ -63,7 +64,7 @@ type handlerConfig struct {
 var (
 	topKeys     = []string{"hooks", "disableAllHooks"}
 	groupKeys   = []string{"matcher", "hooks"}
-	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async",
+	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "onFailure", "if", "statusMessage", "once", "async",
 		"url", "headers", "allowedEnvVars", "prompt", "model"}
 	// allEvents are the events Claude Code's documentation lists, run here
 	// or not: a misspelt one is told apart from one skipped on purpose.
@@ -259,8 +260,11 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	return h, nil
 }
 
-// fields reads a handler's "if", "once" and "async".
+// fields reads a handler's "onFailure", "if", "once" and "async".
 func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
+	if err := l.onFailure(h, path, cfg); err != nil {
+		return err
+	}
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
@@ -282,6 +286,42 @@ func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
 		return settingsError(path+".if", err.Error())
 	}
 	h.rule = &r
+	return nil
+}
+
+// onFailure reads Claude Code's "onFailure" (v2.1.295: "block" makes a
+// handler that cannot start, times out or exits with a code other than 0
+// and 2 block the action; "continue", the default, lets it through).
+// "block" is this library's "failClosed": true. Any other value is an
+// error naming the field, never read as "continue": a guard whose
+// failure mode cannot be read must not fail open unseen. "continue"
+// beside "failClosed": true keeps the handler closed, with a diagnostic:
+// the stricter setting wins.
+func (l loader) onFailure(h *handler, path string, cfg *handlerConfig) error {
+	if len(cfg.OnFailure) == 0 {
+		return nil
+	}
+	var v string
+	if json.Unmarshal(cfg.OnFailure, &v) != nil {
+		return settingsError(path+".onFailure", fmt.Sprintf("must be \"block\" or \"continue\", not %s", cfg.OnFailure))
+	}
+	switch v {
+	case "block":
+		h.failClosed = true
+	case "continue":
+		if h.failClosed {
+			l.skip(path, "\"onFailure\": \"continue\" beside \"failClosed\": true: the handler stays closed (a failure blocks)")
+		}
+	default:
+		hint := ""
+		if like := resembles(v, []string{"block", "continue"}); like != "" || strings.EqualFold(v, "block") || strings.EqualFold(v, "continue") {
+			if like == "" {
+				like = strings.ToLower(v)
+			}
+			hint = fmt.Sprintf("; did you mean %q?", like)
+		}
+		return settingsError(path+".onFailure", fmt.Sprintf("must be \"block\" or \"continue\", not %q%s", v, hint))
+	}
 	return nil
 }
 
