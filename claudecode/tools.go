@@ -72,7 +72,7 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 	for i := range seen {
 		seen[i] = "\x00unseen"
 	}
-	producer := -1                          // the handler whose rewrite *args is
+	producer := -1 // the handler whose rewrite *args is
 	var asks []string
 	for pass := 0; ; pass++ {
 		cur := argumentsKey(*args)

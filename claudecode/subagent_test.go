@@ -1,0 +1,74 @@
+package claudecode_test
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// A child run is a subagent: SubagentStart runs at its start (matching
+// agent_type, its additionalContext in every request of the child),
+// the parent's PreToolUse guards its tool calls with agent_id and
+// agent_type in their input, and SubagentStop runs on its final reply,
+// sending it on once (block), then letting it stop; SessionStart,
+// UserPromptSubmit, Stop and SessionEnd stay the session's.
+func TestSubagentStartAndStopFireForChildRuns(t *testing.T) {
+	var rec recorder
+	log := filepath.Join(t.TempDir(), "seen")
+	record := claudeScript(t, "record.sh", log)
+	settings := claudeSettings(t, map[string][]map[string]any{
+		"SessionStart":     {ccGroup("", record)},
+		"UserPromptSubmit": {ccGroup("", record)},
+		"PreToolUse":       {ccGroup("Bash", record, claudeScript(t, "bash_guard.sh"))},
+		"Stop":             {ccGroup("", record)},
+		"SessionEnd":       {ccGroup("", record)},
+		"SubagentStart": {ccGroup("Explore", record,
+			ccEmit(t, `{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Read only."}}`, "0", "")),
+			ccGroup("other", ccEmit(t, "", "1", "must not run"))},
+		"SubagentStop": {ccGroup("Explore", record, claudeScript(t, "stop_until_tests.js"))},
+	})
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), settings, ccToolNames)
+	parentLines := func() int { in, _ := ccInputs(t, log); return len(in) }()
+	require.Equal(t, 1, parentLines, "the parent's SessionStart")
+
+	child, err := run.Child(claudecode.AgentType(bg, "Explore"), hooks.RunStart{Input: "look around"})
+	require.NoError(t, err)
+	step, err := child.BeforeModelRequest(bg, hooks.ModelRequest{System: "You explore.", Messages: []hooks.Message{{Role: "user", Text: "look around"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "You explore.\n\nRead only.", step.Request.System)
+
+	res, err := child.CallTool(bg, ccBash("rm -rf /"), ccShell(&rec))
+	require.NoError(t, err)
+	assert.True(t, res.IsError, "the parent's guard refuses the subagent's call")
+	assert.Empty(t, rec.got())
+
+	reply, err := child.AfterModelResponse(bg, step, hooks.ModelResponse{Text: "Found three files."})
+	require.NoError(t, err)
+	assert.Equal(t, "Run the tests and say whether they pass before you stop.", reply.Continue)
+	step, err = child.BeforeModelRequest(bg, hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: reply.Continue}}})
+	require.NoError(t, err)
+	reply, err = child.AfterModelResponse(bg, step, hooks.ModelResponse{Text: "Still three files."})
+	require.NoError(t, err)
+	assert.Empty(t, reply.Continue, "stop_hook_active lets it stop")
+	child.End(bg, hooks.RunEnd{})
+
+	inputs, _ := ccInputs(t, log)
+	var events []string
+	for _, in := range inputs[1:] {
+		events = append(events, in["hook_event_name"].(string))
+		assert.Equal(t, child.ID(), in["agent_id"])
+		assert.Equal(t, "Explore", in["agent_type"])
+	}
+	assert.Equal(t, []string{"SubagentStart", "PreToolUse", "SubagentStop", "SubagentStop"}, events)
+	assert.Equal(t, false, inputs[3]["stop_hook_active"])
+	assert.Equal(t, "Found three files.", inputs[3]["last_assistant_message"])
+	assert.Equal(t, true, inputs[4]["stop_hook_active"])
+	assert.NotEmpty(t, inputs[3]["agent_transcript_path"])
+	_, parentHas := inputs[0]["agent_id"]
+	assert.False(t, parentHas, "the parent's events name no agent")
+	assert.Empty(t, rec.diagnostics())
+}
