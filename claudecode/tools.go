@@ -72,7 +72,8 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 	for i := range seen {
 		seen[i] = "\x00unseen"
 	}
-	producer := -1 // the handler whose rewrite *args is
+	producer := -1                          // the handler whose rewrite *args is
+	judged := make([]bool, len(h.handlers)) // ran on this call: a "once" guard judges a rewrite of it again
 	var asks []string
 	for pass := 0; ; pass++ {
 		cur := argumentsKey(*args)
@@ -92,7 +93,8 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 				continue
 			}
 			seen[i] = cur
-			ask, patch, err := h.judge(c, call, hd, args, added)
+			ask, ran, patch, err := h.judge(c, call, hd, args, judged[i], added)
+			judged[i] = judged[i] || ran
 			if patch != nil || err != nil {
 				return nil, patch, err
 			}
@@ -110,13 +112,21 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 	}
 }
 
-// judge runs one PreToolUse handler on *args: its ask's reason, or the
-// patch that refuses the call; its updatedInput replaces *args.
-func (h *hook) judge(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, added *[]string) (string, *hooks.ToolCallPatch, error) {
+// judge runs one PreToolUse handler on *args: its ask's reason, whether
+// it ran, or the patch that refuses the call; its updatedInput replaces
+// *args. again: it judged this call before a rewrite, so a "once"
+// handler runs again.
+func (h *hook) judge(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, again bool, added *[]string) (ask string, ran bool, patch *hooks.ToolCallPatch, err error) {
 	name := h.set.claudeName(call.Name)
-	if !h.takes(c, hd, callKey(c, call, *args), *args, name, call.Name) {
-		return "", nil, nil
+	if !h.take(c, hd, callKey(c, call, *args), *args, hd.once && !again, name, call.Name) {
+		return "", false, nil, nil
 	}
+	ask, patch, err = h.judged(c, call, hd, args, added)
+	return ask, true, patch, err
+}
+
+// judged is judge for a handler that takes the call.
+func (h *hook) judged(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, added *[]string) (string, *hooks.ToolCallPatch, error) {
 	var r result
 	if in, err := h.toolInput(call, *args); err != nil {
 		r.err = hd.fail(err)
