@@ -1,0 +1,282 @@
+package codex
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+
+	"github.com/rienda/hooks"
+)
+
+// preToolHook runs PreToolUse handlers before each tool call.
+type preToolHook struct{ *base }
+
+// postToolHook runs PostToolUse handlers after each tool call.
+type postToolHook struct{ *base }
+
+// toolInput is a call's arguments as tool_input.
+func toolInput(call hooks.ToolCall) json.RawMessage {
+	args := call.Arguments
+	if args == nil {
+		args = map[string]any{}
+	}
+	b, err := json.Marshal(args)
+	if err != nil {
+		return json.RawMessage("{}")
+	}
+	return b
+}
+
+// verdict gathers what the PreToolUse handlers of one call decided, in
+// the file's order.
+type verdict struct {
+	block    string          // the first refusal's reason
+	closed   error           // a failure that refuses (output too large, failClosed)
+	asks     []string        // permissionDecision "ask" reasons
+	rewrites []*handler      // handlers that rewrote the input
+	inputs   []json.RawMessage
+	contexts []string
+}
+
+// BeforeToolExecute runs the matching handlers at once, as Codex does,
+// and decides once all have ended: a refusal by any of them refuses (the
+// first in the file gives the reason); then a handler that asks asks the
+// person; then a rewrite replaces the arguments, unless two handlers
+// rewrote them differently, which refuses (docs/codex.md: Codex keeps
+// whichever finished last).
+func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	cx, subjects := h.set.names(call.Name)
+	hs := h.selected(subjects...)
+	if len(hs) == 0 {
+		return nil, nil
+	}
+	in := input{HookEventName: "PreToolUse", TurnID: turnID(c), Model: model(c),
+		ToolName: cx, ToolInput: toolInput(call), ToolUseID: call.ID}
+	rs, err := runAll(c, hs, in)
+	if err != nil {
+		return nil, err
+	}
+	var v verdict
+	for _, r := range rs {
+		h.judge(c, r, &v)
+	}
+	if len(v.contexts) > 0 {
+		h.update(c, func(st *runState) { st.Pending = append(st.Pending, v.contexts...) })
+	}
+	switch {
+	case v.block != "":
+		return hooks.Refuse(v.block), nil
+	case v.closed != nil:
+		return nil, v.closed
+	}
+	for _, reason := range v.asks {
+		body := fmt.Sprintf("A Codex hook asks before the %s call runs.", cx)
+		if reason != "" {
+			body += " " + reason
+		}
+		if !c.Confirm(hooks.Prompt{Title: "Codex hook PreToolUse", Body: body}) {
+			return hooks.Refuse(fmt.Sprintf("Codex hook PreToolUse asked, and the call was not approved: %s", reason)), nil
+		}
+	}
+	return h.rewrite(v)
+}
+
+// rewrite is the patch of the handlers' rewrites: none, one, or the same
+// one from several; different ones refuse the call.
+func (h *preToolHook) rewrite(v verdict) (*hooks.ToolCallPatch, error) {
+	if len(v.inputs) == 0 {
+		return nil, nil
+	}
+	first := canonical(v.inputs[0])
+	for i := 1; i < len(v.inputs); i++ {
+		if !bytes.Equal(canonical(v.inputs[i]), first) {
+			return hooks.Refuse(fmt.Sprintf("Codex hooks %s and %s rewrote the call's input differently; "+
+				"which one Codex runs depends on which finished last, so neither runs here",
+				v.rewrites[0].where, v.rewrites[i].where)), nil
+		}
+	}
+	var args map[string]any
+	if err := json.Unmarshal(v.inputs[0], &args); err != nil || args == nil {
+		return hooks.Refuse("Codex hook " + v.rewrites[0].where + " rewrote the call's input to something that is not an object"), nil
+	}
+	return &hooks.ToolCallPatch{Arguments: args}, nil
+}
+
+// canonical is a JSON value re-encoded with sorted keys, to compare two
+// rewrites by meaning.
+func canonical(raw json.RawMessage) []byte {
+	var x any
+	if json.Unmarshal(raw, &x) != nil {
+		return raw
+	}
+	b, _ := json.Marshal(x)
+	return b
+}
+
+// judge adds one handler's result to v.
+func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
+	hd := r.hd
+	refuse := func(reason string) {
+		if v.block == "" {
+			v.block = reason
+		}
+	}
+	failed := func(err error) {
+		if what, ok := hooks.EvidentRefusal(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
+			c.Diagnose(fmt.Errorf("Codex hook %s: %v; its output evidently refuses (%s), so the call is refused (Codex would run it)", hd.where, err, what))
+			refuse(fmt.Sprintf("blocked by Codex hook %s: its output says %s", hd.where, what))
+			return
+		}
+		if hd.failClosed {
+			if v.closed == nil {
+				v.closed = hooks.FailClosed(hd.fail(err, "failClosed: the call is refused"))
+			}
+			return
+		}
+		c.Diagnose(hd.fail(err, "the call goes on"))
+	}
+	switch {
+	case r.tooMuch:
+		if v.closed == nil {
+			v.closed = hooks.FailClosed(hd.fail(r.err.(*failure).err, "the call is refused: its decision is unknown"))
+		}
+	case r.exit2:
+		if r.stderr == "" {
+			c.Diagnose(fmt.Errorf("Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and runs the call; here exit 2 refuses it", hd.where))
+			refuse("blocked by Codex hook " + hd.where + " (exit 2)")
+			return
+		}
+		refuse(r.stderr)
+	case r.err != nil:
+		failed(r.err.(*failure).err)
+	case r.bad != nil:
+		failed(r.bad)
+	case r.out != nil:
+		h.notify(c, r.out)
+		p := readPreToolUse(r.out)
+		if p.context != "" {
+			v.contexts = append(v.contexts, cut(p.context))
+		}
+		switch {
+		case p.ask != "" || p.invalid == "PreToolUse hook returned unsupported permissionDecision:ask":
+			c.Diagnose(fmt.Errorf("Codex hook %s asked (permissionDecision: ask): Codex reads that as a failed hook and runs the call; here the person is asked", hd.where))
+			v.asks = append(v.asks, cut(p.ask))
+		case p.invalid != "":
+			failed(fmt.Errorf("%s", p.invalid))
+		case p.block != "":
+			refuse(cut(p.block))
+		case p.rewrite != nil:
+			v.rewrites = append(v.rewrites, hd)
+			v.inputs = append(v.inputs, p.rewrite)
+		}
+	}
+}
+
+// AfterToolExecute runs the matching handlers at once, then: a result
+// too large to read withholds the result; a block's reason (or exit 2's
+// stderr, or a continue:false) replaces the result the model reads, as
+// Codex's feedback does; an updatedToolOutput (or updatedMCPToolOutput)
+// replaces it; additionalContext follows it. continue:false also ends the
+// run at the next model request.
+func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
+	cx, subjects := h.set.names(call.Name)
+	hs := h.selected(subjects...)
+	if len(hs) == 0 {
+		return nil, nil
+	}
+	var response any = res.Text
+	if res.Value != nil {
+		response = res.Value
+	}
+	in := input{HookEventName: "PostToolUse", TurnID: turnID(c), Model: model(c),
+		ToolName: cx, ToolInput: toolInput(call), ToolResponse: response, ToolUseID: call.ID}
+	rs, err := runAll(c, hs, in)
+	if err != nil {
+		return nil, err
+	}
+	var feedback, contexts []string
+	var updated []json.RawMessage
+	var stop *string
+	for _, r := range rs {
+		hd := r.hd
+		switch {
+		case r.tooMuch:
+			c.Diagnose(hd.fail(r.err.(*failure).err, "the result is withheld from the model"))
+			text := "The tool's result is withheld: Codex hook " + hd.where + " printed more than can be read."
+			isErr := true
+			return &hooks.ToolResultPatch{Text: &text, IsError: &isErr, Value: text}, nil
+		case r.exit2 && r.stderr != "":
+			feedback = append(feedback, r.stderr)
+		case r.exit2:
+			c.Diagnose(fmt.Errorf("Codex hook %s: PostToolUse hook exited with code 2 but did not write feedback to stderr", hd.where))
+		case r.err != nil:
+			c.Diagnose(hd.fail(r.err.(*failure).err, "the result goes on"))
+		case r.bad != nil:
+			c.Diagnose(hd.fail(r.bad, "the result goes on"))
+		case r.out != nil:
+			h.notify(c, r.out)
+			b := readBlock("PostToolUse", r.out)
+			switch {
+			case b.stop:
+				s := stopText(r, "PostToolUse")
+				if stop == nil {
+					stop = &s
+				}
+				feedback = append(feedback, cut(joinNonEmpty([]string{trimmed(r.out.reason), s})))
+			case b.invalid != "":
+				c.Diagnose(hd.fail(fmt.Errorf("%s", b.invalid), "the result goes on"))
+				continue
+			case b.block != "":
+				feedback = append(feedback, cut(b.block))
+			}
+			if b.context != "" {
+				contexts = append(contexts, cut(b.context))
+			}
+			if b.updated != nil {
+				updated = append(updated, b.updated)
+			}
+		}
+	}
+	if stop != nil {
+		h.update(c, func(st *runState) { st.End = stop })
+	}
+	return postPatch(c, res, feedback, contexts, updated)
+}
+
+// postPatch is the result the model reads after the handlers.
+func postPatch(c *hooks.Context, res hooks.ToolResult, feedback, contexts []string, updated []json.RawMessage) (*hooks.ToolResultPatch, error) {
+	if len(feedback) == 0 && len(contexts) == 0 && len(updated) == 0 {
+		return nil, nil
+	}
+	text, value := res.Text, res.Value
+	switch {
+	case len(feedback) > 0:
+		text = joinNonEmpty(feedback)
+		value = nil
+	case len(updated) > 0:
+		for _, u := range updated[1:] {
+			if !bytes.Equal(canonical(u), canonical(updated[0])) {
+				c.Diagnose(fmt.Errorf("Codex PostToolUse hooks replaced the result differently: it is withheld"))
+				t := "The tool's result is withheld: two Codex hooks replaced it differently."
+				isErr := true
+				return &hooks.ToolResultPatch{Text: &t, IsError: &isErr, Value: t}, nil
+			}
+		}
+		var s string
+		if json.Unmarshal(updated[0], &s) == nil {
+			text, value = s, nil
+		} else {
+			var x any
+			_ = json.Unmarshal(updated[0], &x)
+			text, value = string(canonical(updated[0])), x
+		}
+	}
+	if len(contexts) > 0 {
+		text = joinNonEmpty(append([]string{text}, contexts...))
+	}
+	patch := &hooks.ToolResultPatch{Text: &text, Value: value}
+	if value == nil && res.Value != nil {
+		patch.Value = text // a nil Value would keep the old one: the model must read the new text
+	}
+	return patch, nil
+}
