@@ -30,10 +30,10 @@ func toolInput(call hooks.ToolCall) json.RawMessage {
 // verdict gathers what the PreToolUse handlers of one call decided, in
 // the file's order.
 type verdict struct {
-	block    string          // the first refusal's reason
-	closed   error           // a failure that refuses (output too large, failClosed)
-	asks     []string        // permissionDecision "ask" reasons
-	rewrites []*handler      // handlers that rewrote the input
+	block    string     // the first refusal's reason
+	closed   error      // a failure that refuses (output too large, failClosed)
+	asks     []string   // permissionDecision "ask" reasons
+	rewrites []*handler // handlers that rewrote the input
 	inputs   []json.RawMessage
 	contexts []string
 }
