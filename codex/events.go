@@ -28,7 +28,7 @@ func (h *sessionStartHook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*h
 	if start.Resumed {
 		source = "resume"
 	}
-	hs := h.selected(source)
+	hs := h.selected(c, source)
 	if len(hs) == 0 {
 		return nil, nil
 	}

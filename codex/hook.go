@@ -142,6 +142,7 @@ type runState struct {
 	Context string   `json:"context,omitempty"` // SessionStart's, added to every request
 	Pending []string `json:"pending,omitempty"` // context for the next request only
 	End     *string  `json:"end,omitempty"`     // a continue:false: the run ends at the next request
+	Checked bool     `json:"checked,omitempty"` // the matchers were checked against the run's tools
 }
 
 func load(c *hooks.Context) runState {
@@ -176,13 +177,18 @@ func (b *base) update(c *hooks.Context, fn func(*runState)) {
 // to the next one.
 func (b *base) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
 	var st runState
+	check := (b.event == "PreToolUse" || b.event == "PostToolUse") && len(req.Tools) > 0
 	b.update(c, func(s *runState) {
 		st = *s
 		if req.Model != "" {
 			s.Model = req.Model
 		}
 		s.Pending, s.End = nil, nil
+		s.Checked = s.Checked || check
 	})
+	if check && !st.Checked {
+		b.checkTools(c, req.Tools)
+	}
 	if st.End != nil {
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: *st.End}}, nil
 	}
@@ -237,11 +243,17 @@ func (s *set) names(host string) (string, []string) {
 	return cx, subjects
 }
 
-// selected is the handlers whose matcher takes any of the subjects.
-func (b *base) selected(subjects ...string) []*handler {
+// selected is the handlers whose matcher takes any of the subjects, or
+// names one of them in another case (with a diagnostic).
+func (b *base) selected(c *hooks.Context, subjects ...string) []*handler {
 	var out []*handler
 	for _, hd := range b.handlers {
-		if hd.match.matches(subjects...) {
+		switch {
+		case hd.match.matches(subjects...):
+			out = append(out, hd)
+		case hd.match.folded(subjects...) != "":
+			c.Diagnose(fmt.Errorf("Codex hook %s: matcher name %q is %q only once case is set aside: Codex would not run it; it runs here",
+				hd.where, hd.match.folded(subjects...), subjects[0]))
 			out = append(out, hd)
 		}
 	}

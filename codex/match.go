@@ -1,9 +1,14 @@
 package codex
 
 import (
+	"errors"
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/internal/suggest"
 )
 
 // matcher is Codex's rule (codex-rs/hooks/src/events/common.rs
@@ -73,7 +78,65 @@ func (m *matcher) matches(subjects ...string) bool {
 	return false
 }
 
+// folded is the name of m's list that equals a subject only once case
+// is set aside ("bash" for Bash): Codex would not run the handler, a
+// guard disarmed by a capital; here it runs, with a diagnostic.
+func (m *matcher) folded(subjects ...string) string {
+	if m == nil || m.all || m.re != nil {
+		return ""
+	}
+	for _, s := range subjects {
+		for _, n := range m.names {
+			if s != "" && n != s && strings.EqualFold(n, s) {
+				return n
+			}
+		}
+	}
+	return ""
+}
+
 // matcherAliases are the other names Codex matches a tool by
 // (PreToolUseRequest.matcher_aliases): an apply_patch edit is matched by
 // "Edit" and "Write" matchers too, as Claude Code's file tools.
 var matcherAliases = map[string][]string{"apply_patch": {"Edit", "Write"}}
+
+// checkTools diagnoses, once per run, a matcher of a tool event that
+// takes no tool the run offers the model, and each name of a '|' list
+// that names none: Codex would silently never run that guard.
+func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
+	var all []string
+	for _, t := range tools {
+		_, subjects := b.set.names(t.Name)
+		for _, n := range subjects {
+			if !slices.Contains(all, n) {
+				all = append(all, n)
+			}
+		}
+	}
+	seen := map[string]bool{}
+	for _, hd := range b.handlers {
+		group := fmt.Sprintf("%s[%d]", hd.event, hd.group)
+		m := hd.match
+		if seen[group] || m == nil || m.all {
+			continue
+		}
+		seen[group] = true
+		if m.re != nil {
+			if !m.matches(all...) {
+				c.Diagnose(fmt.Errorf("Codex hook %s: matcher %q takes no tool of this run (%s): its handlers never run", group, *hd.matcher, strings.Join(all, ", ")))
+			}
+			continue
+		}
+		for _, n := range m.names {
+			one := &matcher{names: []string{n}}
+			if one.matches(all...) || one.folded(all...) != "" {
+				continue
+			}
+			msg := fmt.Sprintf("Codex hook %s: matcher name %q is no tool of this run (%s)", group, n, strings.Join(all, ", "))
+			if s, ok := suggest.Closest(n, all); ok {
+				msg += fmt.Sprintf("; did you mean %q?", s)
+			}
+			c.Diagnose(errors.New(msg))
+		}
+	}
+}

@@ -46,7 +46,7 @@ type verdict struct {
 // whichever finished last).
 func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	cx, subjects := h.set.names(call.Name)
-	hs := h.selected(subjects...)
+	hs := h.selected(c, subjects...)
 	if len(hs) == 0 {
 		return nil, nil
 	}
@@ -180,7 +180,7 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 // run at the next model request.
 func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 	cx, subjects := h.set.names(call.Name)
-	hs := h.selected(subjects...)
+	hs := h.selected(c, subjects...)
 	if len(hs) == 0 {
 		return nil, nil
 	}
