@@ -18,13 +18,13 @@ package codex
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
 	"strings"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // Codex hook limits.
@@ -39,27 +39,26 @@ const (
 	// DefaultStopContinuations is how many times in a row Stop handlers
 	// may send a run on before their request is refused (Codex has no
 	// bound; a Stop script that ignores stop_hook_active would loop).
-	DefaultStopContinuations = 3
+	DefaultStopContinuations = dialect.DefaultContinuations
 )
 
-// Option configures Hooks, HooksTOML and Load. Values are made by this
-// package's constructors; callers only pass them on.
-type Option interface{ apply(*options) }
+// spec is Codex's table, for the kit's options and name checks: the
+// events this package runs and the moment each fires at. The hooks
+// themselves are built here, not by dialect.Build: Codex starts every
+// matching handler at once and decides on all their outputs together,
+// which the kit's one-after-another table does not model.
+var spec = &dialect.Spec{Name: "Codex", Package: "codex", Prefix: "codex:", Events: []dialect.Event{
+	{Name: "SessionStart", When: dialect.RunStart},
+	{Name: "UserPromptSubmit", When: dialect.UserPrompt},
+	{Name: "PreToolUse", When: dialect.ToolCall},
+	{Name: "PostToolUse", When: dialect.AnyToolResult},
+	{Name: "Stop", When: dialect.FinalReply},
+	{Name: "SessionEnd", When: dialect.RunEnd},
+}}
 
-type options struct {
-	toCodex       map[string]string // host tool name -> Codex tool name
-	prefix        string
-	file          string // the settings file's name, in errors and in Codex's hook keys
-	diagnostics   func(hooks.Diagnostic)
-	continuations int
-	shell         []string          // nil: $SHELL -lc, as Codex
-	trusted       map[string]string // Codex hook key -> trusted hash; nil: no trust check
-	bad           error
-}
-
-type optionFunc func(*options)
-
-func (f optionFunc) apply(o *options) { f(o) }
+// Option configures Hooks, HooksTOML and Load: the kit's options
+// (dialect.Option) under this package's names, and its own.
+type Option = dialect.Option
 
 // ToolNames maps the host's tool names to Codex's ("shell" -> "Bash",
 // "edit_file" -> "apply_patch"), so that scripts written for Codex see the
@@ -67,57 +66,44 @@ func (f optionFunc) apply(o *options) { f(o) }
 // matches a call when it matches either name (and, for apply_patch, the
 // aliases Edit and Write that Codex matches too). An empty name on either
 // side is an error of Hooks.
-func ToolNames(names map[string]string) Option {
-	return optionFunc(func(o *options) {
-		o.toCodex = make(map[string]string, len(names))
-		for host, cx := range names {
-			if host == "" || cx == "" {
-				o.bad = fmt.Errorf("codex: ToolNames: empty tool name in %q -> %q", host, cx)
-			}
-			o.toCodex[host] = cx
-		}
-	})
-}
+func ToolNames(names map[string]string) Option { return dialect.ToolNames(names) }
 
 // NamePrefix sets what the hooks' names start with (default "codex:",
 // giving "codex:PreToolUse"), so that the hooks of a user's and a
 // project's files can share one chain.
-func NamePrefix(prefix string) Option {
-	return optionFunc(func(o *options) { o.prefix = prefix })
-}
+func NamePrefix(prefix string) Option { return dialect.NamePrefix(prefix) }
 
 // File names the settings file: errors and diagnostics name it, and it is
 // the source part of Codex's hook keys ("<file>:pre_tool_use:0:0") that
 // Trusted and config.toml's [hooks.state] use. Load sets it to the
 // file's absolute path, as Codex does.
-func File(name string) Option {
-	return optionFunc(func(o *options) { o.file = name })
-}
+func File(name string) Option { return dialect.File(name) }
 
 // Diagnostics receives load-time diagnostics (an event this package does
 // not run, a handler type it skips, a matcher Codex ignores, an untrusted
 // hook skipped); the default writes them with log/slog.
-func Diagnostics(fn func(hooks.Diagnostic)) Option {
-	return optionFunc(func(o *options) { o.diagnostics = fn })
-}
+func Diagnostics(fn func(hooks.Diagnostic)) Option { return dialect.Diagnostics(fn) }
 
 // StopContinuations bounds how many times in a row a run may have been
 // sent on (by any hook: Context.Continuations) for Stop handlers to send
-// it on again (default DefaultStopContinuations). n <= 0 means none.
-func StopContinuations(n int) Option {
-	return optionFunc(func(o *options) { o.continuations = max(n, 0) })
-}
+// it on again (default DefaultStopContinuations; Codex has no bound). n <=
+// 0 means none.
+func StopContinuations(n int) Option { return dialect.Continuations(n) }
+
+type shellKey struct{}
+type trustedKey struct{}
 
 // Shell sets the program a command runs under, with its arguments before
 // the command (default: $SHELL -lc, as Codex runs it, with /bin/sh when
 // SHELL is unset or empty). An empty argv is an error of Hooks.
 func Shell(argv ...string) Option {
-	return optionFunc(func(o *options) {
+	return func(o *dialect.Options) {
 		if len(argv) == 0 || argv[0] == "" {
-			o.bad = fmt.Errorf("codex: Shell: no program")
+			o.Fail(fmt.Errorf("Shell: no program"))
+			return
 		}
-		o.shell = append([]string(nil), argv...)
-	})
+		dialect.Setting(shellKey{}, append([]string(nil), argv...))(o)
+	}
 }
 
 // Trusted turns on Codex's hook trust: a handler runs only when its
@@ -128,26 +114,31 @@ func Shell(argv ...string) Option {
 // [hooks.state."<key>"].trusted_hash (see State); without this option
 // every handler of the file runs (the program chose the file).
 func Trusted(hashes map[string]string) Option {
-	return optionFunc(func(o *options) {
-		o.trusted = make(map[string]string, len(hashes))
-		for k, v := range hashes {
-			o.trusted[k] = v
-		}
-	})
+	m := make(map[string]string, len(hashes))
+	for k, v := range hashes {
+		m[k] = v
+	}
+	return dialect.Setting(trustedKey{}, m)
+}
+
+// options are what Hooks was given.
+type options struct {
+	*dialect.Options
+	shell   []string          // nil: $SHELL -lc
+	trusted map[string]string // nil: no trust check
 }
 
 func buildOptions(opts []Option) (options, error) {
-	o := options{prefix: "codex:", continuations: DefaultStopContinuations}
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&o)
-		}
+	do, err := dialect.NewOptions(spec, opts)
+	if err != nil {
+		return options{}, err
 	}
-	if o.bad != nil {
-		return o, o.bad
+	o := options{Options: do}
+	if v, ok := do.Value(shellKey{}); ok {
+		o.shell = v.([]string)
 	}
-	if o.diagnostics == nil {
-		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
+	if v, ok := do.Value(trustedKey{}); ok {
+		o.trusted = v.(map[string]string)
 	}
 	return o, nil
 }
@@ -166,10 +157,10 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.file == "" {
-		o.file = "hooks.json"
+	if o.File == "" {
+		o.File = "hooks.json"
 	}
-	f, err := parseJSON(settings, o.file)
+	f, err := parseJSON(settings, o.File)
 	if err != nil {
 		return nil, err
 	}
@@ -187,10 +178,10 @@ func HooksTOML(config []byte, opts ...Option) ([]hooks.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	if o.file == "" {
-		o.file = "config.toml"
+	if o.File == "" {
+		o.File = "config.toml"
 	}
-	f, err := parseTOML(config, o.file)
+	f, err := parseTOML(config, o.File)
 	if err != nil {
 		return nil, err
 	}

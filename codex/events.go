@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // sessionStartHook runs SessionStart handlers when a run starts.
@@ -84,11 +85,10 @@ func (h *promptHook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest
 	if err != nil || (patch != nil && patch.End != nil) {
 		return patch, err
 	}
-	n := len(req.Messages)
-	if n == 0 || req.Messages[n-1].Role != "user" || c.Continuations() > 0 {
+	prompt, ok := dialect.UserTurn(c, req)
+	if !ok {
 		return patch, nil
 	}
-	prompt := req.Messages[n-1].Text
 	rs, err := runAll(c, h.handlers, input{HookEventName: "UserPromptSubmit", TurnID: turnID(c), Model: req.Model, Prompt: &prompt})
 	if err != nil {
 		return nil, err
@@ -128,7 +128,7 @@ func (h *promptHook) judge(c *hooks.Context, r result) string {
 		c.Diagnose(fmt.Errorf("Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and sends the prompt; here exit 2 refuses it", hd.where))
 		return "The prompt was not sent: Codex hook " + hd.where + " refused it (exit 2)."
 	case r.err != nil || r.bad != nil:
-		if what, ok := hooks.EvidentRefusal(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
+		if what, ok := dialect.Evident(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
 			c.Diagnose(fmt.Errorf("Codex hook %s failed, and its output evidently refuses (%s): the prompt is not sent", hd.where, what))
 			return "The prompt was not sent: Codex hook " + hd.where + " refused it."
 		}
@@ -192,7 +192,7 @@ func (h *stopHook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse
 	if len(reasons) == 0 {
 		return nil, nil
 	}
-	if c.Continuations() >= h.set.opts.continuations {
+	if !dialect.MayContinue(c, h.set.opts.Continuations) {
 		c.Diagnose(fmt.Errorf("Codex Stop hooks asked to go on after %d continuations in a row, the most allowed (StopContinuations): the reply stands", c.Continuations()))
 		return nil, nil
 	}

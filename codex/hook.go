@@ -1,12 +1,12 @@
 package codex
 
 import (
-	"encoding/json"
 	"fmt"
 	"strings"
 	"sync"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // eventPoints maps the events this package runs to their point; the
@@ -60,7 +60,7 @@ func (b *base) DefaultPolicy() hooks.Policy { return hooks.Report }
 func build(f *file, o options) ([]hooks.Hook, error) {
 	s := &set{opts: o}
 	diag := func(event, format string, args ...any) {
-		o.diagnostics(hooks.Diagnostic{Hook: o.prefix + event, Err: fmt.Errorf("codex: %s: "+format, append([]any{f.name}, args...)...)})
+		o.Diagnostics(hooks.Diagnostic{Hook: o.Prefix + event, Err: fmt.Errorf("codex: %s: "+format, append([]any{f.name}, args...)...)})
 	}
 	for _, n := range f.notes {
 		diag("settings", "%s", n)
@@ -87,7 +87,7 @@ func build(f *file, o options) ([]hooks.Hook, error) {
 		if len(run) == 0 {
 			continue
 		}
-		b := &base{name: o.prefix + ev, event: ev, handlers: run, set: s}
+		b := &base{name: o.Prefix + ev, event: ev, handlers: run, set: s}
 		switch ev {
 		case "SessionStart":
 			out = append(out, &sessionStartHook{b})
@@ -145,20 +145,7 @@ type runState struct {
 	Checked bool     `json:"checked,omitempty"` // the matchers were checked against the run's tools
 }
 
-func load(c *hooks.Context) runState {
-	switch v := c.State().(type) {
-	case nil:
-		return runState{}
-	case runState:
-		return v
-	default: // restored from a snapshot: its JSON
-		var st runState
-		if b, err := json.Marshal(v); err == nil {
-			_ = json.Unmarshal(b, &st)
-		}
-		return st
-	}
-}
+func load(c *hooks.Context) runState { return dialect.Load[runState](c, "Codex hook") }
 
 // update changes the run state under the set's lock.
 func (b *base) update(c *hooks.Context, fn func(*runState)) {
@@ -167,7 +154,7 @@ func (b *base) update(c *hooks.Context, fn func(*runState)) {
 	st := load(c)
 	fn(&st)
 	st.Pending = append([]string(nil), st.Pending...)
-	c.SetState(st)
+	dialect.Save(c, st)
 }
 
 // BeforeModelRequest records the request's model (sent as "model" to
@@ -206,15 +193,7 @@ func (b *base) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 }
 
 // joinSystem adds text to a system prompt, after a blank line.
-func joinSystem(system, text string) string {
-	if text == "" {
-		return system
-	}
-	if system == "" {
-		return text
-	}
-	return system + "\n\n" + text
-}
+func joinSystem(system, text string) string { return dialect.JoinSystem(system, text) }
 
 // notify sends an output's systemMessage to the host (Codex shows it as
 // a warning).
@@ -235,10 +214,7 @@ func turnID(c *hooks.Context) *string {
 // names are the subjects a tool call is matched by: its Codex name, the
 // host's name, and Codex's aliases of the Codex name.
 func (s *set) names(host string) (string, []string) {
-	cx := host
-	if n, ok := s.opts.toCodex[host]; ok {
-		cx = n
-	}
+	cx := s.opts.Tools.Dialect(host)
 	subjects := append([]string{cx, host}, matcherAliases[cx]...)
 	return cx, subjects
 }

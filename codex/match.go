@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // matcher is Codex's rule (codex-rs/hooks/src/events/common.rs
@@ -133,7 +133,7 @@ func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
 				continue
 			}
 			msg := fmt.Sprintf("Codex hook %s: matcher name %q is no tool of this run (%s)", group, n, strings.Join(all, ", "))
-			if s, ok := suggest.Closest(n, all); ok {
+			if s, ok := dialect.Closest(n, all); ok {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
 			c.Diagnose(errors.New(msg))

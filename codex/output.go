@@ -7,7 +7,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // output is a handler's JSON output as Codex's wire structures read it
@@ -151,7 +151,7 @@ func onlyKeys(m map[string]json.RawMessage, allowed []string, prefix string) err
 		if slices.Contains(allowed, k) {
 			continue
 		}
-		if s, ok := suggest.Closest(k, allowed); ok {
+		if s, ok := dialect.Closest(k, allowed); ok {
 			return fmt.Errorf("unknown key %s%q (did you mean %q?)", prefix, k, s)
 		}
 		return fmt.Errorf("unknown key %s%q", prefix, k)

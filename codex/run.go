@@ -5,25 +5,21 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"sort"
 	"strings"
 	"sync"
 	"unicode/utf8"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/proc"
+	"github.com/rienda/hooks/dialect"
 )
 
-// Output limits, as for the other dialects: the model chooses a call's
-// size and a guard may quote it, so stdout is read up to maxOutput (twice
-// what a call's arguments may take); past maxDrained the handler is
-// killed and its decision is unknown, which never reads as an allow.
+// Output limits, as for Claude Code's dialect: the model chooses a
+// call's size and a guard may quote it, so stdout is read up to
+// maxOutput (twice what a call's arguments may take); past it the handler
+// is killed and its decision is unknown, which never reads as an allow.
 const (
-	maxOutput  = 16 << 20
-	maxDrained = 4 * maxOutput
-	maxReason  = 16 << 10
+	maxOutput = 16 << 20
+	maxReason = 16 << 10
 )
 
 // input is what a handler reads on stdin: Codex's fields
@@ -77,7 +73,7 @@ func (e *failure) Error() string {
 // BlockMessage is what the model reads after "Tool call blocked: " when
 // the failure refuses the call (hooks.FailClosed).
 func (e *failure) BlockMessage() string {
-	if errors.Is(e.err, proc.ErrOutputTooLarge) {
+	if errors.Is(e.err, dialect.ErrOutputTooLarge) {
 		return "Codex hook " + e.where + " printed more than can be read, so its decision is unknown"
 	}
 	return "Codex hook " + e.where + " failed"
@@ -111,70 +107,53 @@ func (h *handler) argv(env []string) []string {
 // process or goroutine outlives the call. A cancellation of the call is
 // returned as the error.
 func runAll(c *hooks.Context, hs []*handler, in input) ([]result, error) {
-	stdin, env, err := prepare(c, in)
+	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, dialect.Workdir(c), "default"
+	stdin, err := dialect.EncodeJSON(in)
 	if err != nil {
 		out := make([]result, len(hs))
 		for i, hd := range hs {
-			out[i] = result{hd: hd, err: hd.fail(err, "")}
+			out[i] = result{hd: hd, err: hd.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err), "")}
 		}
 		return out, nil
 	}
-	base := c.Context
-	if base == nil {
-		base = c
-	}
+	env := dialect.Environ(c)
 	out := make([]result, len(hs))
+	errs := make([]error, len(hs))
 	var wg sync.WaitGroup
 	for i, hd := range hs {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			cmd := proc.Command{Argv: hd.argv(env), Dir: c.Workdir, Env: env, Stdin: stdin,
-				Timeout: hd.timeout, MaxOut: maxOutput, DrainOut: maxDrained}
-			o, err := proc.Exec(base, cmd)
-			out[i] = hd.decide(o, err)
+			o, err := dialect.Exec(c, dialect.Command{Argv: hd.argv(env), Env: env, Stdin: stdin,
+				Timeout: hd.timeout, MaxOutput: maxOutput})
+			out[i], errs[i] = hd.decide(o), err
 		}()
 	}
 	wg.Wait()
-	if cerr := base.Err(); cerr != nil {
-		return nil, cerr
+	for _, err := range errs {
+		if err != nil {
+			return nil, err
+		}
 	}
 	return out, nil
 }
 
-// prepare is the JSON on stdin and the environment of a run.
-func prepare(c *hooks.Context, in input) ([]byte, []string, error) {
-	cwd := c.Workdir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(in); err != nil {
-		return nil, nil, fmt.Errorf("the input cannot be sent as JSON: %w", err)
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), environ(c.Env), nil
-}
-
 // decide reads a handler's end as Codex's parse_completed does.
-func (h *handler) decide(o proc.Output, err error) result {
+func (h *handler) decide(o dialect.Output) result {
 	r := result{hd: h, stdout: o.Stdout}
-	var exit *exec.ExitError
 	switch {
-	case errors.As(err, &exit) && exit.ExitCode() == 2:
+	case o.TooLarge():
+		r.err, r.tooMuch = h.fail(fmt.Errorf("its output cannot be read: %w", o.Err), ""), true
+		return r
+	case o.Err != nil:
+		r.err = h.fail(o.Err, "")
+		return r
+	case o.ExitCode == 2:
 		r.exit2 = true
-		r.stderr = cut(strings.TrimSpace(string(o.Stderr)))
+		r.stderr = cut(o.Stderr)
 		return r
-	case errors.Is(err, proc.ErrOutputTooLarge), err == nil && o.Overflow:
-		if err == nil {
-			err = fmt.Errorf("%w: %d bytes on stdout, more than the %d read", proc.ErrOutputTooLarge, o.Written, maxOutput)
-		}
-		r.err, r.tooMuch = h.fail(fmt.Errorf("its output cannot be read: %w", err), ""), true
-		return r
-	case err != nil:
-		r.err = h.fail(err, "")
+	case o.ExitCode != 0:
+		r.err = h.fail(fmt.Errorf("hook exited with code %d", o.ExitCode), "")
 		return r
 	}
 	if len(bytes.TrimSpace(o.Stdout)) == 0 {
@@ -190,20 +169,6 @@ func (h *handler) decide(o proc.Output, err error) result {
 		r.text = strings.TrimSpace(string(o.Stdout))
 	}
 	return r
-}
-
-// environ is the run's environment as KEY=value lines, in order; nil is
-// the process environment.
-func environ(env map[string]string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // cut keeps at most maxReason bytes of s, at a character boundary, and

@@ -13,7 +13,7 @@ import (
 
 	"github.com/BurntSushi/toml"
 
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // Codex's events, in the order its runner lists them
@@ -116,7 +116,7 @@ func (p *parser) errf(path, format string, args ...any) error {
 // unknownKey is the error of a key that is not one of known.
 func (p *parser) unknownKey(parent, key string, known []string) error {
 	path := keyPath(parent, key)
-	if s, ok := suggest.Closest(key, known); ok {
+	if s, ok := dialect.Closest(key, known); ok {
 		return p.errf(path, "unknown key %q; did you mean %q?", key, s)
 	}
 	return p.errf(path, "unknown key %q (valid keys: %s)", key, strings.Join(known, ", "))
@@ -167,7 +167,7 @@ func parseTOML(data []byte, name string) (*file, error) {
 	}
 	p := &parser{name: name, lines: tomlLines(data)}
 	for k := range root {
-		if k != "hooks" && suggest.Distance(k, "hooks") <= 1 {
+		if s, ok := dialect.Closest(k, []string{"hooks"}); ok && k != "hooks" && s == "hooks" {
 			return nil, p.errf(k, "unknown key %q; did you mean %q?", k, "hooks")
 		}
 	}
@@ -281,7 +281,7 @@ func (p *parser) events(v any, state map[string]hookState) (*file, error) {
 	for ev, gv := range evs {
 		if !slices.Contains(knownEvents, ev) {
 			path := "hooks." + ev
-			if s, ok := suggest.Closest(ev, knownEvents); ok {
+			if s, ok := dialect.Closest(ev, knownEvents); ok {
 				return nil, p.errf(path, "unknown event %q; did you mean %q?", ev, s)
 			}
 			return nil, p.errf(path, "unknown event %q (Codex's events: %s)", ev, strings.Join(knownEvents, ", "))
@@ -369,7 +369,7 @@ func (p *parser) handler(ev string, gi, hi int, v any) (*handler, error) {
 		return hd, nil // skipped at build, as Codex skips them
 	case "command":
 	default:
-		if s, ok := suggest.Closest(t, []string{"command", "prompt", "agent"}); ok {
+		if s, ok := dialect.Closest(t, []string{"command", "prompt", "agent"}); ok {
 			return nil, p.errf(path+".type", "unknown handler type %q; did you mean %q?", t, s)
 		}
 		return nil, p.errf(path+".type", "unknown handler type %q (command, prompt, agent)", t)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // preToolHook runs PreToolUse handlers before each tool call.
@@ -122,7 +123,7 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 		}
 	}
 	failed := func(err error) {
-		if what, ok := hooks.EvidentRefusal(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
+		if what, ok := dialect.Evident(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
 			c.Diagnose(fmt.Errorf("Codex hook %s: %v; its output evidently refuses (%s), so the call is refused (Codex would run it)", hd.where, err, what))
 			refuse(fmt.Sprintf("blocked by Codex hook %s: its output says %s", hd.where, what))
 			return
