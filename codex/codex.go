@@ -17,6 +17,7 @@
 package codex
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -205,4 +206,42 @@ func Load(path string, opts ...Option) ([]hooks.Hook, error) {
 		return HooksTOML(data, opts...)
 	}
 	return Hooks(data, opts...)
+}
+
+// CheckToolNames returns the problems of a settings file (hooks.json, or a
+// config.toml when it does not start with '{') against the tools a run
+// has (host names): each PreToolUse and PostToolUse matcher that takes
+// none of them, and each name of a '|' list that names none, with a
+// did-you-mean; the same problems a run diagnoses at its first model
+// request. For a linter (hookcheck lint -tools).
+func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, error) {
+	o, err := buildOptions(opts)
+	if err != nil {
+		return nil, err
+	}
+	f, err := parseAny(settings, o.File)
+	if err != nil {
+		return nil, err
+	}
+	s := &set{opts: o}
+	var out []error
+	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
+		out = append(out, toolProblems(s, f.events[ev], tools)...)
+	}
+	return out, nil
+}
+
+// parseAny reads a hooks.json, or a config.toml when the text does not
+// start with '{'.
+func parseAny(data []byte, name string) (*file, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && t[0] == '{' {
+		if name == "" {
+			name = "hooks.json"
+		}
+		return parseJSON(data, name)
+	}
+	if name == "" {
+		name = "config.toml"
+	}
+	return parseTOML(data, name)
 }

@@ -104,17 +104,31 @@ var matcherAliases = map[string][]string{"apply_patch": {"Edit", "Write"}}
 // takes no tool the run offers the model, and each name of a '|' list
 // that names none: Codex would silently never run that guard.
 func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	for _, err := range toolProblems(b.set, b.handlers, names) {
+		c.Diagnose(err)
+	}
+}
+
+// toolProblems are the matchers of hs (a tool event's handlers) that
+// take none of the tools (host names), and the names of a '|' list that
+// name none, with a did-you-mean.
+func toolProblems(s *set, hs []*handler, tools []string) []error {
 	var all []string
 	for _, t := range tools {
-		_, subjects := b.set.names(t.Name)
+		_, subjects := s.names(t)
 		for _, n := range subjects {
 			if !slices.Contains(all, n) {
 				all = append(all, n)
 			}
 		}
 	}
+	var out []error
 	seen := map[string]bool{}
-	for _, hd := range b.handlers {
+	for _, hd := range hs {
 		group := fmt.Sprintf("%s[%d]", hd.event, hd.group)
 		m := hd.match
 		if seen[group] || m == nil || m.all {
@@ -123,7 +137,7 @@ func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
 		seen[group] = true
 		if m.re != nil {
 			if !m.matches(all...) {
-				c.Diagnose(fmt.Errorf("Codex hook %s: matcher %q takes no tool of this run (%s): its handlers never run", group, *hd.matcher, strings.Join(all, ", ")))
+				out = append(out, fmt.Errorf("Codex hook %s: matcher %q takes no tool of this run (%s): its handlers never run", group, *hd.matcher, strings.Join(all, ", ")))
 			}
 			continue
 		}
@@ -136,7 +150,8 @@ func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
 			if s, ok := dialect.Closest(n, all); ok {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}
-			c.Diagnose(errors.New(msg))
+			out = append(out, errors.New(msg))
 		}
 	}
+	return out
 }
