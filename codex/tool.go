@@ -3,6 +3,7 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 
 	"github.com/rienda/hooks"
@@ -114,27 +115,47 @@ func canonical(raw json.RawMessage) []byte {
 	return b
 }
 
-// judge adds one handler's result to v.
+// judge adds one handler's result to v. Whatever Codex's reading of
+// it, output that evidently refuses (dialect.Evident: a deny in malformed
+// JSON, in another case, beside an unknown key, printed before a crash)
+// refuses, as the kit's rule for every dialect's tool guard: the model
+// can make a guard's output say refuse, never stop saying it.
 func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 	hd := r.hd
-	refuse := func(reason string) {
-		if v.block == "" {
-			v.block = reason
-		}
-	}
-	failed := func(err error) {
-		if what, ok := dialect.Evident(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
-			c.Diagnose(fmt.Errorf("Codex hook %s: %v; its output evidently refuses (%s), so the call is refused (Codex would run it)", hd.where, err, what))
-			refuse(fmt.Sprintf("blocked by Codex hook %s: its output says %s", hd.where, what))
-			return
-		}
-		if hd.failClosed {
-			if v.closed == nil {
-				v.closed = hooks.FailClosed(hd.fail(err, "failClosed: the call is refused"))
+	refused, err := h.read(c, r, v)
+	if !refused && !r.exit2 && !r.tooMuch && len(bytes.TrimSpace(r.stdout)) > 0 {
+		if what, ok := dialect.Evident(r.stdout); ok {
+			how := "however Codex reads it"
+			if err != nil {
+				how = fmt.Sprintf("though %v (Codex would run the call)", err)
+			}
+			c.Diagnose(fmt.Errorf("Codex hook %s: its output evidently refuses (%s), %s: the call is refused", hd.where, what, how))
+			if v.block == "" {
+				v.block = "refused by Codex hook " + hd.where
 			}
 			return
 		}
+	}
+	switch {
+	case err == nil:
+	case hd.failClosed:
+		if v.closed == nil {
+			v.closed = hooks.FailClosed(hd.fail(err, "failClosed: the call is refused"))
+		}
+	default:
 		c.Diagnose(hd.fail(err, "the call goes on"))
+	}
+}
+
+// read adds what Codex reads of one handler's result to v: whether it
+// refuses, and the failure (a handler that decided nothing) for judge.
+func (h *preToolHook) read(c *hooks.Context, r result, v *verdict) (refused bool, failed error) {
+	hd := r.hd
+	refuse := func(reason string) {
+		refused = true
+		if v.block == "" {
+			v.block = reason
+		}
 	}
 	switch {
 	case r.tooMuch:
@@ -145,13 +166,13 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 		if r.stderr == "" {
 			c.Diagnose(fmt.Errorf("Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and runs the call; here exit 2 refuses it", hd.where))
 			refuse("blocked by Codex hook " + hd.where + " (exit 2)")
-			return
+			return refused, nil
 		}
 		refuse(r.stderr)
 	case r.err != nil:
-		failed(r.err.(*failure).err)
+		return false, r.err.(*failure).err
 	case r.bad != nil:
-		failed(r.bad)
+		return false, r.bad
 	case r.out != nil:
 		h.notify(c, r.out)
 		p := readPreToolUse(r.out)
@@ -163,7 +184,7 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 			c.Diagnose(fmt.Errorf("Codex hook %s asked (permissionDecision: ask): Codex reads that as a failed hook and runs the call; here the person is asked", hd.where))
 			v.asks = append(v.asks, cut(p.ask))
 		case p.invalid != "":
-			failed(fmt.Errorf("%s", p.invalid))
+			return false, errors.New(p.invalid)
 		case p.block != "":
 			refuse(cut(p.block))
 		case p.rewrite != nil:
@@ -171,6 +192,7 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 			v.inputs = append(v.inputs, p.rewrite)
 		}
 	}
+	return refused, nil
 }
 
 // AfterToolExecute runs the matching handlers at once, then: a result
