@@ -125,11 +125,11 @@ func (h *promptHook) judge(c *hooks.Context, r result) string {
 	case r.exit2 && r.stderr != "":
 		return r.stderr
 	case r.exit2:
-		c.Diagnose(fmt.Errorf("Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and sends the prompt; here exit 2 refuses it", hd.where))
+		c.Diagnose(fmt.Errorf("the Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and sends the prompt; here exit 2 refuses it", hd.where))
 		return "The prompt was not sent: Codex hook " + hd.where + " refused it (exit 2)."
 	case r.err != nil || r.bad != nil:
 		if what, ok := dialect.Evident(r.stdout); ok && len(bytes.TrimSpace(r.stdout)) > 0 {
-			c.Diagnose(fmt.Errorf("Codex hook %s failed, and its output evidently refuses (%s): the prompt is not sent", hd.where, what))
+			c.Diagnose(fmt.Errorf("the Codex hook %s failed, and its output evidently refuses (%s): the prompt is not sent", hd.where, what))
 			return "The prompt was not sent: Codex hook " + hd.where + " refused it."
 		}
 		settle(c, r, "the prompt is sent")
@@ -172,7 +172,7 @@ func (h *stopHook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse
 			reasons = append(reasons, r.stderr)
 			continue
 		case r.exit2:
-			c.Diagnose(fmt.Errorf("Codex hook %s: Stop hook exited with code 2 but did not write a continuation reason to stderr", r.hd.where))
+			c.Diagnose(fmt.Errorf("the Codex hook %s: Stop hook exited with code 2 but did not write a continuation reason to stderr", r.hd.where))
 			continue
 		}
 		if !settle(c, r, "the reply stands") || r.out == nil {
@@ -193,7 +193,7 @@ func (h *stopHook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse
 		return nil, nil
 	}
 	if !dialect.MayContinue(c, h.set.opts.Continuations) {
-		c.Diagnose(fmt.Errorf("Codex Stop hooks asked to go on after %d continuations in a row, the most allowed (StopContinuations): the reply stands", c.Continuations()))
+		c.Diagnose(fmt.Errorf("the Codex Stop hooks asked to go on after %d continuations in a row, the most allowed (StopContinuations): the reply stands", c.Continuations()))
 		return nil, nil
 	}
 	next := joinNonEmpty(reasons)

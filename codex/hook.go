@@ -9,17 +9,6 @@ import (
 	"github.com/rienda/hooks/dialect"
 )
 
-// eventPoints maps the events this package runs to their point; the
-// others are named in unsupported with why.
-var eventPoints = map[string]hooks.Point{
-	"SessionStart":     hooks.BeforeRun,
-	"UserPromptSubmit": hooks.BeforeModelRequest,
-	"PreToolUse":       hooks.BeforeToolExecute,
-	"PostToolUse":      hooks.AfterToolExecute,
-	"Stop":             hooks.AfterModelResponse,
-	"SessionEnd":       hooks.AfterRun,
-}
-
 // eventOrder is the order of the hooks Hooks returns.
 var eventOrder = []string{"SessionStart", "UserPromptSubmit", "PreToolUse", "PostToolUse", "Stop", "SessionEnd"}
 
@@ -228,7 +217,7 @@ func (b *base) selected(c *hooks.Context, subjects ...string) []*handler {
 		case hd.match.matches(subjects...):
 			out = append(out, hd)
 		case hd.match.folded(subjects...) != "":
-			c.Diagnose(fmt.Errorf("Codex hook %s: matcher name %q is %q only once case is set aside: Codex would not run it; it runs here",
+			c.Diagnose(fmt.Errorf("the Codex hook %s: matcher name %q is %q only once case is set aside: Codex would not run it; it runs here",
 				hd.where, hd.match.folded(subjects...), subjects[0]))
 			out = append(out, hd)
 		}

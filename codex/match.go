@@ -137,7 +137,7 @@ func toolProblems(s *set, hs []*handler, tools []string) []error {
 		seen[group] = true
 		if m.re != nil {
 			if !m.matches(all...) {
-				out = append(out, fmt.Errorf("Codex hook %s: matcher %q takes no tool of this run (%s): its handlers never run", group, *hd.matcher, strings.Join(all, ", ")))
+				out = append(out, fmt.Errorf("the Codex hook %s: matcher %q takes no tool of this run (%s): its handlers never run", group, *hd.matcher, strings.Join(all, ", ")))
 			}
 			continue
 		}
@@ -146,7 +146,7 @@ func toolProblems(s *set, hs []*handler, tools []string) []error {
 			if one.matches(all...) || one.folded(all...) != "" {
 				continue
 			}
-			msg := fmt.Sprintf("Codex hook %s: matcher name %q is no tool of this run (%s)", group, n, strings.Join(all, ", "))
+			msg := fmt.Sprintf("the Codex hook %s: matcher name %q is no tool of this run (%s)", group, n, strings.Join(all, ", "))
 			if s, ok := dialect.Closest(n, all); ok {
 				msg += fmt.Sprintf("; did you mean %q?", s)
 			}

@@ -129,7 +129,7 @@ func (h *preToolHook) judge(c *hooks.Context, r result, v *verdict) {
 			if err != nil {
 				how = fmt.Sprintf("though %v (Codex would run the call)", err)
 			}
-			c.Diagnose(fmt.Errorf("Codex hook %s: its output evidently refuses (%s), %s: the call is refused", hd.where, what, how))
+			c.Diagnose(fmt.Errorf("the Codex hook %s: its output evidently refuses (%s), %s: the call is refused", hd.where, what, how))
 			if v.block == "" {
 				v.block = "refused by Codex hook " + hd.where
 			}
@@ -164,7 +164,7 @@ func (h *preToolHook) read(c *hooks.Context, r result, v *verdict) (refused bool
 		}
 	case r.exit2:
 		if r.stderr == "" {
-			c.Diagnose(fmt.Errorf("Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and runs the call; here exit 2 refuses it", hd.where))
+			c.Diagnose(fmt.Errorf("the Codex hook %s exited 2 with nothing on stderr: Codex reads that as a failed hook and runs the call; here exit 2 refuses it", hd.where))
 			refuse("blocked by Codex hook " + hd.where + " (exit 2)")
 			return refused, nil
 		}
@@ -181,7 +181,7 @@ func (h *preToolHook) read(c *hooks.Context, r result, v *verdict) (refused bool
 		}
 		switch {
 		case p.ask != "" || p.invalid == "PreToolUse hook returned unsupported permissionDecision:ask":
-			c.Diagnose(fmt.Errorf("Codex hook %s asked (permissionDecision: ask): Codex reads that as a failed hook and runs the call; here the person is asked", hd.where))
+			c.Diagnose(fmt.Errorf("the Codex hook %s asked (permissionDecision: ask): Codex reads that as a failed hook and runs the call; here the person is asked", hd.where))
 			v.asks = append(v.asks, cut(p.ask))
 		case p.invalid != "":
 			return false, errors.New(p.invalid)
@@ -231,7 +231,7 @@ func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, r
 		case r.exit2 && r.stderr != "":
 			feedback = append(feedback, r.stderr)
 		case r.exit2:
-			c.Diagnose(fmt.Errorf("Codex hook %s: PostToolUse hook exited with code 2 but did not write feedback to stderr", hd.where))
+			c.Diagnose(fmt.Errorf("the Codex hook %s: PostToolUse hook exited with code 2 but did not write feedback to stderr", hd.where))
 		case r.err != nil:
 			c.Diagnose(hd.fail(r.err.(*failure).err, "the result goes on"))
 		case r.bad != nil:
@@ -279,7 +279,7 @@ func postPatch(c *hooks.Context, res hooks.ToolResult, feedback, contexts []stri
 	case len(updated) > 0:
 		for _, u := range updated[1:] {
 			if !bytes.Equal(canonical(u), canonical(updated[0])) {
-				c.Diagnose(fmt.Errorf("Codex PostToolUse hooks replaced the result differently: it is withheld"))
+				c.Diagnose(fmt.Errorf("the Codex PostToolUse hooks replaced the result differently: it is withheld"))
 				t := "The tool's result is withheld: two Codex hooks replaced it differently."
 				isErr := true
 				return &hooks.ToolResultPatch{Text: &t, IsError: &isErr, Value: t}, nil
