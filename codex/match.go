@@ -35,11 +35,28 @@ func compileMatcher(s string) (*matcher, error) {
 	if exactMatcher(s) {
 		return &matcher{names: strings.Split(s, "|")}, nil
 	}
+	if namesWritten(s) {
+		// "Bash, Write" or " Bash": Codex reads it as a regular expression
+		// that takes no tool of those names: a guard that never runs.
+		fields := strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' || r == '|' })
+		return nil, fmt.Errorf("%q is read by Codex as a regular expression that takes no tool of those names "+
+			"(names are split on '|' only, with no spaces): write %q", s, strings.Join(fields, "|"))
+	}
 	re, err := regexp.Compile(s)
 	if err != nil {
 		return nil, fmt.Errorf("invalid regular expression %q: %v", s, err)
 	}
 	return &matcher{re: re}, nil
+}
+
+// namesWritten reports whether s is tool names joined by commas or
+// spaces, or padded with spaces: only letters, digits, '_', '|', ',' and
+// spaces, with a comma or a space.
+func namesWritten(s string) bool {
+	if !strings.ContainsAny(s, ", ") || strings.Trim(s, ", |") == "" {
+		return false
+	}
+	return exactMatcher(strings.NewReplacer(",", "", " ", "").Replace(s))
 }
 
 func exactMatcher(s string) bool {

@@ -26,6 +26,8 @@ func TestSettingsErrorsNameTheFileLineAndEntry(t *testing.T) {
 		{"missing command", `{"hooks":{"Stop":[{"hooks":[{"type":"command","timeout":10}]}]}}`, `hooks.Stop[0].hooks[0].command: missing or empty`},
 		{"unknown type", `{"hooks":{"Stop":[{"hooks":[{"type":"comand","command":"x"}]}]}}`, `unknown handler type "comand"; did you mean "command"?`},
 		{"bad regex", `{"hooks":{"PreToolUse":[{"matcher":"(Bash","hooks":[]}]}}`, `hooks.PreToolUse[0].matcher: invalid regular expression`},
+		{"names joined by commas", `{"hooks":{"PreToolUse":[{"matcher":"Bash, Write","hooks":[]}]}}`, `write "Bash|Write"`},
+		{"a name padded with a space", `{"hooks":{"PreToolUse":[{"matcher":"Bash ","hooks":[]}]}}`, `write "Bash"`},
 		{"string timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":"5"}]}]}}`, `timeout: must be a whole number of seconds, not a string`},
 		{"fraction", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":1.5}]}]}}`, `must be a whole number of seconds, not 1.5`},
 		{"negative", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":-1}]}]}}`, `must not be negative`},
