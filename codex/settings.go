@@ -10,6 +10,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	"unicode/utf8"
 
 	"github.com/BurntSushi/toml"
 
@@ -131,6 +132,9 @@ func keyPath(parent, key string) string {
 
 // parseJSON reads a hooks.json: {"description"?, "hooks": {Event: [group]}}.
 func parseJSON(data []byte, name string) (*file, error) {
+	if !utf8.Valid(data) {
+		return nil, &settingsError{file: name, msg: "not UTF-8 (Codex does not read the file; a decoder would change the commands it holds)"}
+	}
 	lines, err := jsonLines(data)
 	if err != nil {
 		return nil, &settingsError{file: name, line: err.line, path: err.path, msg: err.msg}
@@ -157,6 +161,9 @@ func parseJSON(data []byte, name string) (*file, error) {
 
 // parseTOML reads the [hooks] tables of a config.toml.
 func parseTOML(data []byte, name string) (*file, error) {
+	if !utf8.Valid(data) {
+		return nil, &settingsError{file: name, msg: "not UTF-8 (Codex does not read the file; a decoder would change the commands it holds)"}
+	}
 	var root map[string]any
 	if _, err := toml.Decode(string(data), &root); err != nil {
 		var pe toml.ParseError
@@ -447,7 +454,7 @@ func seconds(v any) (uint64, error) {
 	i, err := n.Int64()
 	if err != nil {
 		f, ferr := n.Float64()
-		if ferr == nil && f == math.Trunc(f) && f > 0 {
+		if ferr == nil && f == math.Trunc(f) && f > float64(MaxTimeout/time.Second) && !strings.ContainsAny(string(n), ".eE") {
 			return 0, fmt.Errorf("%s seconds is more than the most, %v", n, MaxTimeout)
 		}
 		return 0, fmt.Errorf("must be a whole number of seconds, not %s", n)

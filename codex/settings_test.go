@@ -28,6 +28,8 @@ func TestSettingsErrorsNameTheFileLineAndEntry(t *testing.T) {
 		{"bad regex", `{"hooks":{"PreToolUse":[{"matcher":"(Bash","hooks":[]}]}}`, `hooks.PreToolUse[0].matcher: invalid regular expression`},
 		{"names joined by commas", `{"hooks":{"PreToolUse":[{"matcher":"Bash, Write","hooks":[]}]}}`, `write "Bash|Write"`},
 		{"a name padded with a space", `{"hooks":{"PreToolUse":[{"matcher":"Bash ","hooks":[]}]}}`, `write "Bash"`},
+		{"not UTF-8", "{\"hooks\":{\"Stop\":[{\"hooks\":[{\"type\":\"command\",\"command\":\"rm \xff\"}]}]}}", `not UTF-8`},
+		{"a whole float", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":1.0}]}]}}`, `must be a whole number of seconds, not 1.0`},
 		{"string timeout", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":"5"}]}]}}`, `timeout: must be a whole number of seconds, not a string`},
 		{"fraction", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":1.5}]}]}}`, `must be a whole number of seconds, not 1.5`},
 		{"negative", `{"hooks":{"Stop":[{"hooks":[{"type":"command","command":"x","timeout":-1}]}]}}`, `must not be negative`},
