@@ -74,7 +74,7 @@ func harnessWith(t *testing.T, o hooktest.Options, settings string, opts ...code
 // guard is a hooks.json with one PreToolUse handler running script
 // (shell text) for matcher.
 func guard(matcher, script string) string {
-	return `{"hooks":{"PreToolUse":[{"matcher":` + quote(matcher) + `,"hooks":[{"type":"command","timeout":2,"command":` + quote(script) + `}]}]}}`
+	return `{"hooks":{"PreToolUse":[{"matcher":` + quote(matcher) + `,"hooks":[{"type":"command","timeout":10,"command":` + quote(script) + `}]}]}}`
 }
 
 func quote(s string) string {

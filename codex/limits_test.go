@@ -22,12 +22,12 @@ import (
 // whatever the handler printed first; a PostToolUse result is withheld.
 func TestOutputPastTheCapRefuses(t *testing.T) {
 	flood := "head -c 70000000 /dev/zero | tr '\\0' a"
-	h := harness(t, guard("Bash", flood))
+	h := harness(t, strings.Replace(guard("Bash", flood), `"timeout":10`, `"timeout":120`, 1))
 	out := h.Tool("Bash", map[string]any{"text": "x"})
 	require.False(t, out.Ran, "%s", out)
 	assert.Contains(t, out.Result.Text, "printed more than can be read")
 
-	h = harness(t, `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","command":`+quote(flood)+`}]}]}}`)
+	h = harness(t, `{"hooks":{"PostToolUse":[{"hooks":[{"type":"command","timeout":120,"command":`+quote(flood)+`}]}]}}`)
 	out = h.ToolCall(hooks.ToolCall{ID: "1", Name: "Bash"}, hooks.ToolResult{Text: "secret"})
 	assert.True(t, out.Result.IsError)
 	assert.NotContains(t, out.Result.Text, "secret")
