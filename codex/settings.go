@@ -3,16 +3,12 @@ package codex
 import (
 	"bytes"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
 	"unicode/utf8"
-
-	"github.com/BurntSushi/toml"
 
 	"github.com/rienda/hooks/dialect"
 )
@@ -159,122 +155,6 @@ func parseJSON(data []byte, name string) (*file, error) {
 	return p.events(root["hooks"], nil)
 }
 
-// parseTOML reads the [hooks] tables of a config.toml.
-func parseTOML(data []byte, name string) (*file, error) {
-	if !utf8.Valid(data) {
-		return nil, &settingsError{file: name, msg: "not UTF-8 (Codex does not read the file; a decoder would change the commands it holds)"}
-	}
-	var root map[string]any
-	if _, err := toml.Decode(string(data), &root); err != nil {
-		var pe toml.ParseError
-		if errors.As(err, &pe) {
-			return nil, &settingsError{file: name, line: pe.Position.Line, msg: pe.Message}
-		}
-		return nil, &settingsError{file: name, msg: err.Error()}
-	}
-	p := &parser{name: name, lines: tomlLines(data)}
-	for k := range root {
-		if s, ok := dialect.Closest(k, []string{"hooks"}); ok && k != "hooks" && s == "hooks" {
-			return nil, p.errf(k, "unknown key %q; did you mean %q?", k, "hooks")
-		}
-	}
-	h, ok := root["hooks"]
-	if !ok {
-		return &file{name: name, events: map[string][]*handler{}}, nil
-	}
-	tbl, ok := h.(map[string]any)
-	if !ok {
-		return nil, p.errf("hooks", "must be a table")
-	}
-	var state map[string]hookState
-	if st, ok := tbl["state"]; ok {
-		var err error
-		if state, err = p.state(st); err != nil {
-			return nil, err
-		}
-		tbl = withoutKey(tbl, "state")
-	}
-	return p.events(normalizeTOML(tbl), state)
-}
-
-func withoutKey(m map[string]any, key string) map[string]any {
-	out := make(map[string]any, len(m))
-	for k, v := range m {
-		if k != key {
-			out[k] = v
-		}
-	}
-	return out
-}
-
-// normalizeTOML turns TOML's decoded values into the JSON shapes the
-// validation reads: arrays of tables into []any, integers into
-// json.Number.
-func normalizeTOML(v any) any {
-	switch t := v.(type) {
-	case map[string]any:
-		out := make(map[string]any, len(t))
-		for k, x := range t {
-			out[k] = normalizeTOML(x)
-		}
-		return out
-	case []map[string]any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = normalizeTOML(x)
-		}
-		return out
-	case []any:
-		out := make([]any, len(t))
-		for i, x := range t {
-			out[i] = normalizeTOML(x)
-		}
-		return out
-	case int64:
-		return json.Number(fmt.Sprint(t))
-	case float64:
-		return json.Number(fmt.Sprint(t))
-	}
-	return v
-}
-
-// state reads [hooks.state]: "<key>" = {enabled, trusted_hash}.
-func (p *parser) state(v any) (map[string]hookState, error) {
-	tbl, ok := v.(map[string]any)
-	if !ok {
-		return nil, p.errf("hooks.state", "must be a table")
-	}
-	out := make(map[string]hookState, len(tbl))
-	for key, e := range tbl {
-		path := fmt.Sprintf("hooks.state.%q", key)
-		m, ok := e.(map[string]any)
-		if !ok {
-			return nil, p.errf(path, "must be a table")
-		}
-		var st hookState
-		for k, x := range m {
-			switch k {
-			case "enabled":
-				b, ok := x.(bool)
-				if !ok {
-					return nil, p.errf(path+"."+k, "must be a boolean")
-				}
-				st.Enabled = &b
-			case "trusted_hash":
-				s, ok := x.(string)
-				if !ok {
-					return nil, p.errf(path+"."+k, "must be a string")
-				}
-				st.TrustedHash = s
-			default:
-				return nil, p.unknownKey(path, k, []string{"enabled", "trusted_hash"})
-			}
-		}
-		out[key] = st
-	}
-	return out, nil
-}
-
 // events reads the hooks object: event name -> matcher groups.
 func (p *parser) events(v any, state map[string]hookState) (*file, error) {
 	f := &file{name: p.name, events: map[string][]*handler{}, state: state}
@@ -395,11 +275,16 @@ func (p *parser) handler(ev string, gi, hi int, v any) (*handler, error) {
 		return nil, p.errf(path+".command", "missing or empty")
 	}
 	hd.command = cmd
+	return hd, p.handlerFields(path, m, hd)
+}
+
+// handlerFields reads a command handler's optional fields into hd.
+func (p *parser) handlerFields(path string, m map[string]any, hd *handler) error {
 	for _, k := range []string{"timeout", "timeoutSec"} {
 		if tv, ok := m[k]; ok && tv != nil {
 			secs, err := seconds(tv)
 			if err != nil {
-				return nil, p.errf(path+"."+k, "%v", err)
+				return p.errf(path+"."+k, "%v", err)
 			}
 			hd.timeoutSec = secs
 			hd.timeout = time.Duration(max(secs, 1)) * time.Second // Codex: .max(1)
@@ -409,7 +294,7 @@ func (p *parser) handler(ev string, gi, hi int, v any) (*handler, error) {
 		if bv, ok := m[k]; ok {
 			b, ok := bv.(bool)
 			if !ok {
-				return nil, p.errf(path+"."+k, "must be true or false")
+				return p.errf(path+"."+k, "must be true or false")
 			}
 			if k == "async" {
 				hd.async = b
@@ -422,14 +307,14 @@ func (p *parser) handler(ev string, gi, hi int, v any) (*handler, error) {
 		if sv, ok := m[k]; ok && sv != nil {
 			s, ok := sv.(string)
 			if !ok {
-				return nil, p.errf(path+"."+k, "must be a string")
+				return p.errf(path+"."+k, "must be a string")
 			}
 			if k == "statusMessage" {
 				hd.status = &s
 			}
 		}
 	}
-	return hd, nil
+	return nil
 }
 
 // pairs refuses an entry that gives both spellings of one field (Codex's
@@ -482,31 +367,4 @@ func typeName(v any) string {
 		return "null"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// tomlLines finds the line of an entry's key in a TOML file when the key
-// is written on exactly one line (a best effort: TOML's decoder does not
-// say where a key was).
-func tomlLines(data []byte) func(path string) int {
-	lines := strings.Split(string(data), "\n")
-	return func(path string) int {
-		key := path
-		if i := strings.LastIndexAny(path, ".]"); i >= 0 {
-			key = path[i+1:]
-		}
-		if key == "" {
-			return 0
-		}
-		re := regexp.MustCompile(`^\s*("?)` + regexp.QuoteMeta(key) + `("?)\s*=`)
-		found := 0
-		for i, l := range lines {
-			if re.MatchString(l) {
-				if found != 0 {
-					return 0
-				}
-				found = i + 1
-			}
-		}
-		return found
-	}
 }

@@ -217,9 +217,27 @@ func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, r
 	if err != nil {
 		return nil, err
 	}
-	var feedback, contexts []string
-	var updated []json.RawMessage
-	var stop *string
+	g, withheld := h.gather(c, rs)
+	if withheld != nil {
+		return withheld, nil
+	}
+	if g.stop != nil {
+		h.update(c, func(st *runState) { st.End = g.stop })
+	}
+	return postPatch(c, res, g.feedback, g.contexts, g.updated)
+}
+
+// gathered is what the PostToolUse handlers of one result asked for.
+type gathered struct {
+	feedback, contexts []string
+	updated            []json.RawMessage
+	stop               *string
+}
+
+// gather reads the handlers' results in the file's order; a result too
+// large to read withholds the tool's result (the patch returned).
+func (h *postToolHook) gather(c *hooks.Context, rs []result) (gathered, *hooks.ToolResultPatch) {
+	var g gathered
 	for _, r := range rs {
 		hd := r.hd
 		switch {
@@ -227,9 +245,9 @@ func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, r
 			c.Diagnose(hd.fail(r.err.(*failure).err, "the result is withheld from the model"))
 			text := "The tool's result is withheld: Codex hook " + hd.where + " printed more than can be read."
 			isErr := true
-			return &hooks.ToolResultPatch{Text: &text, IsError: &isErr, Value: text}, nil
+			return g, &hooks.ToolResultPatch{Text: &text, IsError: &isErr, Value: text}
 		case r.exit2 && r.stderr != "":
-			feedback = append(feedback, r.stderr)
+			g.feedback = append(g.feedback, r.stderr)
 		case r.exit2:
 			c.Diagnose(fmt.Errorf("the Codex hook %s: PostToolUse hook exited with code 2 but did not write feedback to stderr", hd.where))
 		case r.err != nil:
@@ -242,28 +260,29 @@ func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, r
 			switch {
 			case b.stop:
 				s := stopText(r, "PostToolUse")
-				if stop == nil {
-					stop = &s
+				if g.stop == nil {
+					g.stop = &s
 				}
-				feedback = append(feedback, cut(joinNonEmpty([]string{trimmed(r.out.reason), s})))
+				fb := trimmed(r.out.reason) // Codex: the reason, else the stop text
+				if fb == "" {
+					fb = s
+				}
+				g.feedback = append(g.feedback, cut(fb))
 			case b.invalid != "":
 				c.Diagnose(hd.fail(fmt.Errorf("%s", b.invalid), "the result goes on"))
 				continue
 			case b.block != "":
-				feedback = append(feedback, cut(b.block))
+				g.feedback = append(g.feedback, cut(b.block))
 			}
 			if b.context != "" {
-				contexts = append(contexts, cut(b.context))
+				g.contexts = append(g.contexts, cut(b.context))
 			}
 			if b.updated != nil {
-				updated = append(updated, b.updated)
+				g.updated = append(g.updated, b.updated)
 			}
 		}
 	}
-	if stop != nil {
-		h.update(c, func(st *runState) { st.End = stop })
-	}
-	return postPatch(c, res, feedback, contexts, updated)
+	return g, nil
 }
 
 // postPatch is the result the model reads after the handlers.
