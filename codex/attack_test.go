@@ -3,6 +3,7 @@ package codex_test
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"strings"
 	"sync"
@@ -90,4 +91,23 @@ func TestAShellThatCannotRun(t *testing.T) {
 	out := h.Tool("Bash", nil)
 	require.False(t, out.Ran)
 	assert.Contains(t, out.Result.Text, "Tool call blocked: Codex hook PreToolUse[0].hooks[0] failed")
+}
+
+// A call whose arguments cannot be sent as JSON (a host's NaN) is refused:
+// its guard would not see the call that runs.
+func TestACallThatCannotBeSentIsRefused(t *testing.T) {
+	hs, err := codex.Hooks([]byte(guard("", "true")))
+	require.NoError(t, err)
+	chain, err := hooks.NewChain(hs)
+	require.NoError(t, err)
+	run, err := chain.Start(bg, hooks.Host{Env: hermetic(t.TempDir())}, hooks.RunStart{})
+	require.NoError(t, err)
+	defer run.End(bg, hooks.RunEnd{})
+	ran := false
+	res, err := run.CallTool(bg, hooks.ToolCall{ID: "1", Name: "Bash", Arguments: map[string]any{"n": math.NaN()}},
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+	require.NoError(t, err)
+	assert.False(t, ran)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, "cannot be shown to its Codex PreToolUse hooks")
 }

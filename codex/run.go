@@ -55,6 +55,7 @@ type result struct {
 	text    string  // exit 0's plain text
 	err     error   // the handler failed (an exit other than 0 and 2, a timeout, no shell)
 	tooMuch bool    // it printed more than can be read: its decision is unknown
+	unsent  bool    // its input could not be sent: it never saw the call
 }
 
 // failure is a handler that gave no decision.
@@ -112,7 +113,7 @@ func runAll(c *hooks.Context, hs []*handler, in input) ([]result, error) {
 	if err != nil {
 		out := make([]result, len(hs))
 		for i, hd := range hs {
-			out[i] = result{hd: hd, err: hd.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err), "")}
+			out[i] = result{hd: hd, unsent: true, err: hd.fail(fmt.Errorf("the input cannot be sent as JSON: %w", err), "")}
 		}
 		return out, nil
 	}

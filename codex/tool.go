@@ -16,15 +16,17 @@ type preToolHook struct{ *base }
 // postToolHook runs PostToolUse handlers after each tool call.
 type postToolHook struct{ *base }
 
-// toolInput is a call's arguments as tool_input.
+// toolInput is a call's arguments as tool_input; nil when they cannot be
+// sent as JSON (a value JSON cannot carry): then no handler sees the
+// call, and a guard refuses it rather than let it run unseen.
 func toolInput(call hooks.ToolCall) json.RawMessage {
 	args := call.Arguments
 	if args == nil {
 		args = map[string]any{}
 	}
-	b, err := json.Marshal(args)
+	b, err := dialect.EncodeJSON(args)
 	if err != nil {
-		return json.RawMessage("{}")
+		return nil
 	}
 	return b
 }
@@ -52,8 +54,13 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	if len(hs) == 0 {
 		return nil, nil
 	}
+	args := toolInput(call)
+	if args == nil {
+		c.Diagnose(fmt.Errorf("the call's arguments cannot be sent as JSON to the Codex PreToolUse hooks: the call is refused"))
+		return hooks.Refuse("refused: the call cannot be shown to its Codex PreToolUse hooks"), nil
+	}
 	in := input{HookEventName: "PreToolUse", TurnID: turnID(c), Model: model(c),
-		ToolName: cx, ToolInput: toolInput(call), ToolUseID: call.ID}
+		ToolName: cx, ToolInput: args, ToolUseID: call.ID}
 	rs, err := runAll(c, hs, in)
 	if err != nil {
 		return nil, err
@@ -158,6 +165,9 @@ func (h *preToolHook) read(c *hooks.Context, r result, v *verdict) (refused bool
 		}
 	}
 	switch {
+	case r.unsent:
+		c.Diagnose(hd.fail(r.err.(*failure).err, "the call is refused: its guard never saw it"))
+		refuse("refused: Codex hook " + hd.where + " could not be shown the call")
 	case r.tooMuch:
 		if v.closed == nil {
 			v.closed = hooks.FailClosed(hd.fail(r.err.(*failure).err, "the call is refused: its decision is unknown"))
@@ -213,6 +223,9 @@ func (h *postToolHook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, r
 	}
 	in := input{HookEventName: "PostToolUse", TurnID: turnID(c), Model: model(c),
 		ToolName: cx, ToolInput: toolInput(call), ToolResponse: response, ToolUseID: call.ID}
+	if in.ToolInput == nil {
+		in.ToolInput = json.RawMessage("null")
+	}
 	rs, err := runAll(c, hs, in)
 	if err != nil {
 		return nil, err
