@@ -105,7 +105,10 @@ func TestACallThatCannotBeSentIsRefused(t *testing.T) {
 	defer run.End(bg, hooks.RunEnd{})
 	ran := false
 	res, err := run.CallTool(bg, hooks.ToolCall{ID: "1", Name: "Bash", Arguments: map[string]any{"n": math.NaN()}},
-		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+			ran = true
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.False(t, ran)
 	assert.True(t, res.IsError)
