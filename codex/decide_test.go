@@ -105,7 +105,8 @@ func TestAskAsksThePerson(t *testing.T) {
 
 // Matching handlers start at once (Codex); a refusal by any refuses,
 // whatever the order; two rewrites that differ refuse the call (Codex
-// keeps whichever finished last); the same rewrite twice applies.
+// keeps whichever finished last); the same rewrite twice applies; a
+// rewrite is shown to the other handlers before it runs.
 func TestConcurrentHandlersDecideDeterministically(t *testing.T) {
 	rewrite := func(text string) string {
 		return `{"type":"command","command":` + quote(printf(`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow","updatedInput":{"text":"`+text+`"}}}`)) + `}`
@@ -126,4 +127,12 @@ func TestConcurrentHandlersDecideDeterministically(t *testing.T) {
 
 	h = harness(t, settings(rewrite("a"), rewrite("a")))
 	h.Tool("Bash", map[string]any{"text": "x"}).RequireArguments(t, map[string]any{"text": "a"})
+
+	// A guard that let the original through is shown the rewrite before it
+	// runs: Codex would run "rm" unseen by the guard that refuses it.
+	guardRm := `{"type":"command","command":` + quote(`jq -e '.tool_input.text == "rm"' >/dev/null && { echo 'no rm' >&2; exit 2; }; exit 0`) + `}`
+	h = harness(t, settings(guardRm, rewrite("rm")))
+	h.Tool("Bash", map[string]any{"text": "ls"}).RequireRefused(t, "no rm")
+	h = harness(t, settings(guardRm, rewrite("pwd")))
+	h.Tool("Bash", map[string]any{"text": "ls"}).RequireArguments(t, map[string]any{"text": "pwd"})
 }

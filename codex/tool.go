@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/dialect"
@@ -47,25 +48,57 @@ type verdict struct {
 // first in the file gives the reason); then a handler that asks asks the
 // person; then a rewrite replaces the arguments, unless two handlers
 // rewrote them differently, which refuses (docs/codex.md: Codex keeps
-// whichever finished last).
+// whichever finished last). A rewrite is shown to the file's other
+// matching handlers before it runs (Codex runs them on the call before
+// the rewrite): their refusal refuses it.
 func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	cx, subjects := h.set.names(call.Name)
 	hs := h.selected(c, subjects...)
 	if len(hs) == 0 {
 		return nil, nil
 	}
+	patch, v, err := h.round(c, cx, hs, call)
+	if err != nil || patch == nil || patch.Arguments == nil {
+		return patch, err
+	}
+	var others []*handler
+	for _, hd := range hs {
+		if !slices.Contains(v.rewrites, hd) {
+			others = append(others, hd)
+		}
+	}
+	if len(others) == 0 {
+		return patch, nil
+	}
+	rewritten := call
+	rewritten.Arguments = patch.Arguments
+	again, v2, err := h.round(c, cx, others, rewritten)
+	switch {
+	case err != nil:
+		return nil, err
+	case again != nil && again.Allow != nil && !*again.Allow:
+		return again, nil
+	case len(v2.inputs) > 0 && !bytes.Equal(canonical(v2.inputs[0]), canonical(v.inputs[0])):
+		return hooks.Refuse(fmt.Sprintf("Codex hook %s rewrote the call that %s had rewritten: the rewrites do not settle, so the call does not run",
+			v2.rewrites[0].where, v.rewrites[0].where)), nil
+	}
+	return patch, nil
+}
+
+// round runs hs at once on call and decides on all their results.
+func (h *preToolHook) round(c *hooks.Context, cx string, hs []*handler, call hooks.ToolCall) (*hooks.ToolCallPatch, verdict, error) {
+	var v verdict
 	args := toolInput(call)
 	if args == nil {
 		c.Diagnose(fmt.Errorf("the call's arguments cannot be sent as JSON to the Codex PreToolUse hooks: the call is refused"))
-		return hooks.Refuse("refused: the call cannot be shown to its Codex PreToolUse hooks"), nil
+		return hooks.Refuse("refused: the call cannot be shown to its Codex PreToolUse hooks"), v, nil
 	}
 	in := input{HookEventName: "PreToolUse", TurnID: turnID(c), Model: model(c),
 		ToolName: cx, ToolInput: args, ToolUseID: call.ID}
 	rs, err := runAll(c, hs, in)
 	if err != nil {
-		return nil, err
+		return nil, v, err
 	}
-	var v verdict
 	for _, r := range rs {
 		h.judge(c, r, &v)
 	}
@@ -74,9 +107,9 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	}
 	switch {
 	case v.block != "":
-		return hooks.Refuse(v.block), nil
+		return hooks.Refuse(v.block), v, nil
 	case v.closed != nil:
-		return nil, v.closed
+		return nil, v, v.closed
 	}
 	for _, reason := range v.asks {
 		body := fmt.Sprintf("A Codex hook asks before the %s call runs.", cx)
@@ -84,10 +117,11 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 			body += " " + reason
 		}
 		if !c.Confirm(hooks.Prompt{Title: "Codex hook PreToolUse", Body: body}) {
-			return hooks.Refuse(fmt.Sprintf("Codex hook PreToolUse asked, and the call was not approved: %s", reason)), nil
+			return hooks.Refuse(fmt.Sprintf("Codex hook PreToolUse asked, and the call was not approved: %s", reason)), v, nil
 		}
 	}
-	return h.rewrite(v)
+	patch, err := h.rewrite(v)
+	return patch, v, err
 }
 
 // rewrite is the patch of the handlers' rewrites: none, one, or the same
