@@ -57,7 +57,7 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	if len(hs) == 0 {
 		return nil, nil
 	}
-	patch, v, err := h.round(c, cx, hs, call)
+	patch, v, err := h.round(c, cx, hs, call, true)
 	if err != nil || patch == nil || patch.Arguments == nil {
 		return patch, err
 	}
@@ -72,7 +72,7 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	}
 	rewritten := call
 	rewritten.Arguments = patch.Arguments
-	again, v2, err := h.round(c, cx, others, rewritten)
+	again, v2, err := h.round(c, cx, others, rewritten, false)
 	switch {
 	case err != nil:
 		return nil, err
@@ -85,8 +85,10 @@ func (h *preToolHook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (
 	return patch, nil
 }
 
-// round runs hs at once on call and decides on all their results.
-func (h *preToolHook) round(c *hooks.Context, cx string, hs []*handler, call hooks.ToolCall) (*hooks.ToolCallPatch, verdict, error) {
+// round runs hs at once on call and decides on all their results; the
+// first round's additionalContext goes to the next request (a second
+// round's would repeat it).
+func (h *preToolHook) round(c *hooks.Context, cx string, hs []*handler, call hooks.ToolCall, first bool) (*hooks.ToolCallPatch, verdict, error) {
 	var v verdict
 	args := toolInput(call)
 	if args == nil {
@@ -102,7 +104,7 @@ func (h *preToolHook) round(c *hooks.Context, cx string, hs []*handler, call hoo
 	for _, r := range rs {
 		h.judge(c, r, &v)
 	}
-	if len(v.contexts) > 0 {
+	if len(v.contexts) > 0 && first {
 		h.update(c, func(st *runState) { st.Pending = append(st.Pending, v.contexts...) })
 	}
 	switch {
