@@ -50,7 +50,13 @@ func (h *sessionStartHook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*h
 		}
 		added = append(added, contextOf(r, true))
 	}
-	h.update(c, func(st *runState) { st.Context, st.End = joinNonEmpty(added), end })
+	h.update(c, func(st *runState) {
+		ctx := joinNonEmpty(added)
+		if start.Resumed && st.Context != "" && ctx != st.Context {
+			ctx = joinNonEmpty([]string{st.Context, ctx}) // what startup added stays, as in Codex's history
+		}
+		st.Context, st.End = ctx, end
+	})
 	return nil, nil
 }
 

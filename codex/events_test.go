@@ -153,4 +153,19 @@ func TestStateSurvivesASnapshot(t *testing.T) {
 	step, err := resumed.BeforeModelRequest(bg, userTurn("hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "ctx from start", step.Request.System)
+
+	// A resume handler adds its context to what startup's gave.
+	settings = `{"hooks":{"SessionStart":[{"matcher":"startup","hooks":[{"type":"command","command":"printf first"}]},` +
+		`{"matcher":"resume","hooks":[{"type":"command","command":"printf again"}]}]}}`
+	run, err = chain().Start(bg, host, hooks.RunStart{Input: "x"})
+	require.NoError(t, err)
+	snap, err = run.Snapshot()
+	require.NoError(t, err)
+	run.End(bg, hooks.RunEnd{Outcome: hooks.Suspended})
+	resumed2, err := chain().Resume(bg, host, snap)
+	require.NoError(t, err)
+	defer resumed2.End(bg, hooks.RunEnd{})
+	step, err = resumed2.BeforeModelRequest(bg, userTurn("hi"))
+	require.NoError(t, err)
+	assert.Equal(t, "first\n\nagain", step.Request.System)
 }
