@@ -2,10 +2,12 @@ package codex_test
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/codex"
+	"github.com/rienda/hooks/hooktest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -168,4 +170,22 @@ func TestStateSurvivesASnapshot(t *testing.T) {
 	step, err = resumed2.BeforeModelRequest(bg, userTurn("hi"))
 	require.NoError(t, err)
 	assert.Equal(t, "first\n\nagain", step.Request.System)
+}
+
+// What a PreToolUse handler reads on stdin: Codex's fields, the Codex
+// tool name, the run's id as turn_id, the last request's model,
+// transcript_path null.
+func TestPreToolUseStdin(t *testing.T) {
+	script := `jq -c '{session_id, turn_id, transcript_path, cwd, hook_event_name, model, permission_mode, tool_name, tool_input, tool_use_id}' >&2; exit 2`
+	dir := t.TempDir()
+	h := harnessWith(t, hooktest.Options{Host: hooks.Host{Workdir: dir, Session: hooks.Session{ID: "s1"}, Env: hermetic(t.TempDir())}},
+		guard("Bash", script), codex.ToolNames(map[string]string{"shell": "Bash"}))
+	h.Model(userTurn("hi"), hooks.ModelResponse{Text: "ok"})
+	out := h.ToolCall(hooks.ToolCall{ID: "call-1", Name: "shell", Arguments: map[string]any{"command": "ls"}}, hooks.ToolResult{})
+	require.False(t, out.Ran)
+	var got map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out.Result.Text), &got), out.Result.Text)
+	assert.Equal(t, map[string]any{"session_id": "s1", "turn_id": h.Run().ID(), "transcript_path": nil, "cwd": dir,
+		"hook_event_name": "PreToolUse", "model": "gpt-5", "permission_mode": "default", "tool_name": "Bash",
+		"tool_input": map[string]any{"command": "ls"}, "tool_use_id": "call-1"}, got)
 }
