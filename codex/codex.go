@@ -150,9 +150,9 @@ func buildOptions(opts []Option) (options, error) {
 // strictly: an unknown key, event or handler type, a wrong type, an
 // empty command or a matcher that does not compile is an error naming
 // the file, the line and the entry, with a did-you-mean
-// ("hooks.json:7: hooks.PreToolUse[0]: unknown key "matchers"; did you
-// mean "matcher"?"). Events with no point here are load diagnostics,
-// never run (docs/codex.md).
+// (codex: hooks.json:7: hooks.PreToolUse[0].matchers: unknown key
+// "matchers"; did you mean "matcher"?). Events with no point here are
+// load diagnostics, never run (docs/codex.md).
 func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
