@@ -56,6 +56,14 @@ func TestTOMLSettings(t *testing.T) {
 	require.Len(t, hs, 1)
 	assert.Equal(t, "codex:PreToolUse", hs[0].Name())
 
+	var notes []string
+	off := "[features]\nhooks = false\n\n[[hooks.Stop]]\n[[hooks.Stop.hooks]]\ntype = \"command\"\ncommand = \"x\"\n"
+	hs, err = codex.HooksTOML([]byte(off), codex.Diagnostics(func(d hooks.Diagnostic) { notes = append(notes, d.Err.Error()) }))
+	require.NoError(t, err)
+	assert.Empty(t, hs, "[features] hooks = false: no hook")
+	require.Len(t, notes, 1)
+	assert.Contains(t, notes[0], "hooks = false")
+
 	for _, tc := range []struct{ toml, want string }{
 		{"[[hooks.PreToolUse]]\nmatcher = \"Bash\"\n[[hooks.PreToolUse.hooks]]\ntype = \"command\"\ncommand = \"x\"\ntimeOut = 5\n", `config.toml:6: hooks.PreToolUse[0].hooks[0].timeOut: unknown key "timeOut"; did you mean "timeout"?`},
 		{"[[hook.PreToolUse]]\nmatcher = \"Bash\"\n", `unknown key "hook"; did you mean "hooks"?`},

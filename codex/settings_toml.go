@@ -32,6 +32,10 @@ func parseTOML(data []byte, name string) (*file, error) {
 			return nil, p.errf(k, "unknown key %q; did you mean %q?", k, "hooks")
 		}
 	}
+	if off, key := hooksOff(root); off {
+		return &file{name: name, events: map[string][]*handler{},
+			notes: []string{fmt.Sprintf("[features] %s = false: Codex runs no hook, and none is loaded", key)}}, nil
+	}
 	h, ok := root["hooks"]
 	if !ok {
 		return &file{name: name, events: map[string][]*handler{}}, nil
@@ -154,4 +158,17 @@ func tomlLines(data []byte) func(path string) int {
 		}
 		return found
 	}
+}
+
+// hooksOff reports whether config.toml turns hooks off: [features] hooks
+// = false, or its deprecated alias codex_hooks = false when hooks is not
+// set (hooks are on by default since Codex 0.124).
+func hooksOff(root map[string]any) (bool, string) {
+	features, _ := root["features"].(map[string]any)
+	for _, key := range []string{"hooks", "codex_hooks"} {
+		if v, ok := features[key].(bool); ok {
+			return !v, key
+		}
+	}
+	return false, ""
 }
