@@ -28,7 +28,9 @@ func BenchmarkPreToolUse(b *testing.B) {
 	}
 	defer run.End(bg, hooks.RunEnd{})
 	call := hooks.ToolCall{ID: "1", Name: "Bash", Arguments: map[string]any{"command": "ls -la"}}
-	tool := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "ok"}, nil }
+	tool := func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+		return hooks.ToolResult{Text: "ok"}, nil
+	}
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := run.CallTool(bg, call, tool); err != nil {
