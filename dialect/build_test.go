@@ -78,7 +78,11 @@ func TestKitFailureNeverAllowsWhereTheDialectBlocks(t *testing.T) {
 	for _, tc := range cases {
 		for _, closed := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/failClosed=%t", tc.name, closed), func(t *testing.T) {
-				h := hooktest.New(t, guardHooks(t, guardSpec(closed), tc.script, 300*time.Millisecond)...)
+				timeout := 10 * time.Second // room for a loaded machine: only "timeout" times out
+				if tc.name == "timeout" {
+					timeout = 500 * time.Millisecond
+				}
+				h := hooktest.New(t, guardHooks(t, guardSpec(closed), tc.script, timeout)...)
 				out := h.Tool("shell", map[string]any{"command": "rm -rf /"})
 				if closed || !tc.openAllows {
 					assert.False(t, out.Ran, "the call must be refused")
@@ -139,6 +143,9 @@ func TestKitSettingsNameFileLineAndEntry(t *testing.T) {
 	assert.Equal(t, `test: Test settings: hooks.json: line 5: hooks.guard[1].hooks: missing: a matcher group needs a list of handlers`, err.Error())
 	require.Len(t, diags, 1)
 	assert.Equal(t, `test: Test settings: hooks.json: line 4: hooks.guard[0]: unknown key "matchr", not read; did you mean "matcher"?`, diags[0])
+	for path, line := range map[string]int{"hooks": 2, "hooks.guard": 3, "hooks.guard[0]": 4, "hooks.guard[0].hooks": 4, "hooks.guard[1].matcher": 5, "hooks.guard[1].nothing": 5, "nowhere": 0} {
+		assert.Equal(t, line, s.Line(path), path)
+	}
 }
 
 func TestKitOptions(t *testing.T) {

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -21,11 +22,17 @@ const DefaultMaxOutput = 256 << 10
 // Command is one run of a handler's command.
 type Command struct {
 	Argv      []string      // Argv[0] is looked up in PATH when it has no slash
-	Dir       string        // "": Workdir(c)
+	Dir       string        // "": Workdir(c); a relative folder is in Workdir(c)
 	Env       []string      // "KEY=value"; nil: Environ(c)
 	Stdin     []byte        // the event's input; stdin is closed once it is written
 	Timeout   time.Duration // > 0
-	MaxOutput int           // bytes of stdout read at most; 0: DefaultMaxOutput
+	MaxOutput int           // bytes of stdout kept at most; 0: DefaultMaxOutput
+	// DrainOutput, when larger than MaxOutput, lets a command whose stdout
+	// passes MaxOutput run on to its end (what it prints past MaxOutput is
+	// counted, not kept; past DrainOutput it is killed), so that its exit
+	// status is known: an agent CLI where exit 2 blocks whatever stdout
+	// held reads it. Output.Overflow then says stdout was cut.
+	DrainOutput int64
 }
 
 // Output is what a handler's command did.
@@ -39,6 +46,10 @@ type Output struct {
 	// out (ErrTimeout), printed more than MaxOutput (ErrOutputTooLarge),
 	// could not start, or left a process behind (ErrEscaped).
 	Err error
+	// Overflow: stdout passed MaxOutput and was drained to the command's
+	// end (Command.DrainOutput); Stdout is its start, and cannot be read
+	// as a decision.
+	Overflow bool
 }
 
 // The failures of Output.Err, for errors.Is.
@@ -53,7 +64,7 @@ func (o Output) Exited() bool { return o.Err == nil }
 
 // TooLarge reports whether the command printed more than it may: its
 // decision cannot be read, so a guard refuses.
-func (o Output) TooLarge() bool { return errors.Is(o.Err, ErrOutputTooLarge) }
+func (o Output) TooLarge() bool { return o.Overflow || errors.Is(o.Err, ErrOutputTooLarge) }
 
 // Text is what a host that reads stdout, or stderr when stdout is blank,
 // reads: trimmed.
@@ -71,8 +82,8 @@ func (o Output) Text() string {
 // The error is c's own when c was cancelled; every other failure is in the
 // Output.
 func Exec(c *hooks.Context, cmd Command) (Output, error) {
-	if cmd.Dir == "" {
-		cmd.Dir = Workdir(c)
+	if !filepath.IsAbs(cmd.Dir) {
+		cmd.Dir = filepath.Join(Workdir(c), cmd.Dir) // the run's folder, never the process's
 	}
 	if cmd.Env == nil {
 		cmd.Env = Environ(c)
@@ -84,12 +95,15 @@ func Exec(c *hooks.Context, cmd Command) (Output, error) {
 		return Output{ExitCode: -1, Err: errors.New("no timeout")}, nil
 	}
 	got, err := proc.Exec(c, proc.Command{Argv: cmd.Argv, Dir: cmd.Dir, Env: cmd.Env, Stdin: cmd.Stdin,
-		Timeout: cmd.Timeout, MaxOut: cmd.MaxOutput})
+		Timeout: cmd.Timeout, MaxOut: cmd.MaxOutput, DrainOut: cmd.DrainOutput})
 	if cerr := c.Err(); cerr != nil {
 		return Output{}, cerr
 	}
 	out := Output{Stdout: got.Stdout, Stderr: strings.TrimSpace(string(got.Stderr)), ExitCode: -1}
-	if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
+	drained := cmd.DrainOutput > int64(cmd.MaxOutput) && !errors.Is(err, proc.ErrOutputTooLarge)
+	if got.Overflow && drained {
+		out.Overflow = true
+	} else if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
 		err = fmt.Errorf("%w: more than %d bytes on stdout", proc.ErrOutputTooLarge, cmd.MaxOutput)
 	}
 	var exit *exec.ExitError

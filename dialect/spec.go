@@ -153,12 +153,16 @@ type Handler struct {
 	Argv []string
 	// Env is added to the run's environment (Environ).
 	Env map[string]string
-	// Dir is where it runs; "": the run's Workdir.
+	// Dir is where it runs; "": the run's Workdir; a relative folder is
+	// in the run's Workdir.
 	Dir string
 	// Timeout bounds it (> 0).
 	Timeout time.Duration
 	// MaxOutput caps its stdout; 0: DefaultMaxOutput.
 	MaxOutput int
+	// DrainOutput lets it run on past MaxOutput to its end (Command);
+	// its Decide then sees Result.Overflow and the exit status.
+	DrainOutput int64
 	// FailClosed: its failure refuses a ToolCall event's call.
 	FailClosed bool
 }
@@ -210,9 +214,11 @@ type Result struct {
 //	Context   RunStart: added to every model request's system prompt; others: to the next one's
 //	Stop      end the run with this output (at the next model request where the point cannot)
 //	Text      tool results: the model reads this text; ModelReply and FinalReply: the reply's text
+//	Ask       ToolCall: ask a person (hooks.Context.Confirm) with this text; a no refuses the call
 type Decision struct {
 	Block     bool
 	Reason    string
+	Ask       string
 	Arguments map[string]any
 	Context   string
 	Stop      *string
