@@ -210,10 +210,11 @@ func Load(path string, opts ...Option) ([]hooks.Hook, error) {
 
 // CheckToolNames returns the problems of a settings file (hooks.json, or a
 // config.toml when it does not start with '{') against the tools a run
-// has (host names): each PreToolUse and PostToolUse matcher that takes
-// none of them, and each name of a '|' list that names none, with a
-// did-you-mean; the same problems a run diagnoses at its first model
-// request. For a linter (hookcheck lint -tools).
+// has (host names): each ToolNames key that is none of them, each
+// PreToolUse and PostToolUse matcher that takes none of them, and each
+// name of a '|' list that names none, with a did-you-mean; the same
+// problems a run diagnoses at its first model request. For a linter
+// (hookcheck lint -tools).
 func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, error) {
 	o, err := buildOptions(opts)
 	if err != nil {
@@ -224,7 +225,7 @@ func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, e
 		return nil, err
 	}
 	s := &set{opts: o}
-	var out []error
+	out := o.Tools.KeyProblems("codex: ToolNames", tools, true)
 	for _, ev := range []string{"PreToolUse", "PostToolUse"} {
 		out = append(out, toolProblems(s, f.events[ev], tools)...)
 	}

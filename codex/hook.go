@@ -27,6 +27,9 @@ var unsupported = map[string]string{
 type set struct {
 	opts options
 	mu   sync.Mutex // a run state's read-modify-write (parallel tool calls)
+	// keysChecker is the hook that diagnoses ToolNames keys that are no
+	// tool of the run: the first tool event's, so that it is said once.
+	keysChecker string
 }
 
 // base is what every event's hook has.
@@ -77,6 +80,9 @@ func build(f *file, o options) ([]hooks.Hook, error) {
 			continue
 		}
 		b := &base{name: o.Prefix + ev, event: ev, handlers: run, set: s}
+		if s.keysChecker == "" && (ev == "PreToolUse" || ev == "PostToolUse") {
+			s.keysChecker = b.name
+		}
 		switch ev {
 		case "SessionStart":
 			out = append(out, &sessionStartHook{b})

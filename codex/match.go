@@ -125,7 +125,11 @@ func (b *base) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
 	for i, t := range tools {
 		names[i] = t.Name
 	}
-	for _, err := range toolProblems(b.set, b.handlers, names) {
+	problems := toolProblems(b.set, b.handlers, names)
+	if b.name == b.set.keysChecker {
+		problems = append(b.set.opts.Tools.KeyProblems("codex: ToolNames", names, true), problems...)
+	}
+	for _, err := range problems {
 		c.Diagnose(err)
 	}
 }

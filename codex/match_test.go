@@ -65,3 +65,20 @@ func TestNamesThatMissATool(t *testing.T) {
 	require.Len(t, h.Diagnostics(), 1, "once per run")
 	assert.Contains(t, h.Diagnostics()[0].Err.Error(), `did you mean "apply_patch"?`)
 }
+
+// A ToolNames key that is no tool of the run is diagnosed once, with a
+// did-you-mean, at run time and by CheckToolNames.
+func TestToolNamesKeysThatAreNoTool(t *testing.T) {
+	settings := `{"hooks":{"PreToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}],` +
+		`"PostToolUse":[{"matcher":"Bash","hooks":[{"type":"command","command":"true"}]}]}}`
+	names := codex.ToolNames(map[string]string{"shel": "Bash"})
+	h := harness(t, settings, names)
+	h.Model(hooks.ModelRequest{Tools: []hooks.ToolSpec{{Name: "shell"}, {Name: "Bash"}}, Messages: []hooks.Message{{Role: "user", Text: "hi"}}}, hooks.ModelResponse{Text: "ok"})
+	require.Len(t, h.Diagnostics(), 1)
+	assert.Contains(t, h.Diagnostics()[0].Err.Error(), `did you mean "shell"?`)
+
+	problems, err := codex.CheckToolNames([]byte(settings), []string{"shell", "Bash"}, names)
+	require.NoError(t, err)
+	require.Len(t, problems, 1)
+	assert.Contains(t, problems[0].Error(), "shel")
+}
