@@ -6,15 +6,15 @@ import (
 	"strings"
 )
 
-// passed is the reply as the stream hooks let it through: its text is
-// what was delivered when stream hooks ran (whatever the StreamFunc or a
-// wrap returned beside it: the raw text never becomes the reply), and a
-// reply that failed keeps no tool call.
+// passed is the reply as the stream hooks let it through: its text and
+// its reasoning are what was delivered when stream hooks ran (whatever the
+// StreamFunc or a wrap returned beside them: the raw text never becomes
+// the reply), and a reply that failed keeps no tool call.
 func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.stages) > 0 {
-		resp.Text = s.sent.String()
+		resp.Text, resp.Reasoning = s.sent.String(), s.sentReasoning.String()
 	}
 	if err != nil || s.end != nil {
 		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
@@ -22,8 +22,8 @@ func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
 	return resp
 }
 
-// deliverWhole delivers the text of a reply that was not streamed, through
-// the stages; its tool calls go with deliverCalls.
+// deliverWhole delivers the reasoning and the text of a reply that was
+// not streamed, through the stages; its tool calls go with deliverCalls.
 func (s *streamer) deliverWhole(resp ModelResponse) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -32,7 +32,13 @@ func (s *streamer) deliverWhole(resp ModelResponse) error {
 	}
 	s.reset()
 	s.stopped = nil
-	return s.push(resp.Text, true)
+	if resp.Reasoning != "" {
+		s.reasoned = true
+		if err := s.push(reasoningChannel, resp.Reasoning, true); err != nil || s.end != nil {
+			return err
+		}
+	}
+	return s.push(textChannel, resp.Text, true)
 }
 
 // heldCall is one tool call of a streamed reply, as the model's deltas
