@@ -6,6 +6,7 @@ import (
 	"maps"
 	"math"
 	"slices"
+	"unicode/utf8"
 )
 
 // A hook's ToolChoice and Settings reach a provider as the adapter spells
@@ -29,6 +30,9 @@ func checkToolChoice(tc ToolChoice, tools []ToolSpec) (ToolChoice, error) {
 		tc.Mode = ToolChoiceRequired
 	default:
 		return tc, fmt.Errorf("toolChoice mode %q is not one of %q, %q, %q (exact spelling)", tc.Mode, ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired)
+	}
+	if !utf8.ValidString(tc.Name) {
+		return tc, fmt.Errorf("toolChoice name %q is not UTF-8: a provider would read another name", tc.Name)
 	}
 	if tc.Name != "" && tc.Mode != ToolChoiceRequired {
 		return tc, fmt.Errorf("toolChoice names tool %q with mode %q: a named tool is a required call (mode %q or none)", tc.Name, tc.Mode, ToolChoiceRequired)
@@ -85,6 +89,9 @@ func checkModelSettings(s ModelSettings) (*ModelSettings, error) {
 	for i, stop := range s.Stop {
 		if stop == "" {
 			return nil, fmt.Errorf("settings stop[%d] is empty: a stop sequence has at least one character", i)
+		}
+		if !utf8.ValidString(stop) {
+			return nil, fmt.Errorf("settings stop[%d] %q is not UTF-8: a provider would stop on another text", i, stop)
 		}
 	}
 	if s.Provider != nil {
