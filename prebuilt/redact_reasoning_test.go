@@ -130,3 +130,40 @@ func TestRedactReasoningAfterModel(t *testing.T) {
 		}
 	}
 }
+
+// A private key open in the reasoning, its body long past the hold-back,
+// while text streams beside it: the open key is the reasoning channel's
+// (each channel holds its own), so nothing of its body reaches the caller
+// and the text is not withheld for it.
+func TestRedactStreamedPrivateKeyInReasoningBesideText(t *testing.T) {
+	body := strings.Repeat("MIIEpAIBAAKCAQEA", 40) // 640 characters
+	begin, end := "-----BEGIN "+"RSA PRIVATE KEY-----\n", "\n-----END RSA "+"PRIVATE KEY-----"
+	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Redact(prebuilt.RedactConfig{})})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
+	require.NoError(t, err)
+	var r, x strings.Builder
+	open := func(c *hooks.Context, req hooks.ModelRequest, yield func(hooks.Chunk) error) (hooks.ModelResponse, error) {
+		chunks := []hooks.Chunk{{Reasoning: "the file has " + begin}}
+		for i := 0; i < len(body); i += 16 {
+			chunks = append(chunks, hooks.Chunk{Reasoning: body[i : i+16], Text: "word "})
+		}
+		chunks = append(chunks, hooks.Chunk{Reasoning: end + " so I hide it"})
+		for _, ch := range chunks {
+			if err := yield(ch); err != nil {
+				return hooks.ModelResponse{}, err
+			}
+		}
+		return hooks.ModelResponse{}, nil
+	}
+	reply, err := run.StreamModel(context.Background(), hooks.ModelRequest{}, open, func(ch hooks.Chunk) error {
+		r.WriteString(ch.Reasoning)
+		x.WriteString(ch.Text)
+		return nil
+	})
+	require.NoError(t, err)
+	assert.NotContains(t, r.String(), "MIIEpAIBAAKCAQEA")
+	assert.NotContains(t, reply.Response.Reasoning, "MIIEpAIBAAKCAQEA")
+	assert.Contains(t, r.String(), "so I hide it")
+	assert.Equal(t, strings.Repeat("word ", 40), x.String(), "the text channel is not withheld for the reasoning's key")
+}
