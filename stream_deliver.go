@@ -127,3 +127,80 @@ func sameAsRaw(raw string, args map[string]any) bool {
 	}
 	return reflect.DeepEqual(parsed, args) || len(parsed) == 0 && len(args) == 0
 }
+
+// yield takes one chunk of the model's: its reasoning, then its text,
+// through the stages, its
+// tool-call delta to the caller, unless hooks may act on the reply's tool
+// calls (holdCalls): then they are delivered from the reply, once the
+// hooks had it.
+func (s *streamer) yield(ch Chunk) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped != nil {
+		return s.stopped
+	}
+	if err := s.ctx.Err(); err != nil { // cancelled: nothing more reaches the caller
+		return s.stop(err)
+	}
+	if ch.Reasoning != "" {
+		s.reasoned = true
+		if err := s.push(reasoningChannel, ch.Reasoning, false); err != nil {
+			return s.stop(err)
+		}
+		if s.end != nil {
+			return s.stop(errStreamStopped)
+		}
+	}
+	if ch.Text != "" {
+		if err := s.push(textChannel, ch.Text, false); err != nil {
+			return s.stop(err)
+		}
+		if s.end != nil {
+			return s.stop(errStreamStopped)
+		}
+	}
+	if ch.ToolCall != nil {
+		if s.holdCalls {
+			s.hold(*ch.ToolCall)
+			return nil
+		}
+		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
+			return s.stop(err)
+		}
+	}
+	return nil
+}
+
+// stop ends the stream with err (what yield returns from now on) and
+// cancels the provider's stream.
+func (s *streamer) stop(err error) error {
+	s.stopped = err
+	if s.cancel != nil {
+		s.cancel()
+	}
+	return err
+}
+
+// send delivers one chunk to the caller.
+func (s *streamer) send(ch Chunk) error {
+	if len(s.stages) > 0 {
+		s.sent.WriteString(ch.Text)
+		s.sentReasoning.WriteString(ch.Reasoning)
+	}
+	s.delivered = true
+	return s.deliver(ch)
+}
+
+// flush lets through what the stages hold, once the reply is complete:
+// the reasoning (when the attempt yielded any), then the text.
+func (s *streamer) flush() error {
+	if len(s.stages) == 0 || s.end != nil {
+		return nil
+	}
+	if s.reasoned {
+		if err := s.push(reasoningChannel, "", true); err != nil || s.end != nil {
+			return err
+		}
+	}
+	return s.push(textChannel, "", true)
+}
