@@ -19,7 +19,8 @@ import (
 // formats), and the user's Patterns: in every tool result (its text and,
 // through hooks.RewriteStrings, every string, map key and number of its
 // structured value), in every model reply, whole and streamed (its
-// StreamText, with the hold-back stream.go describes), in the arguments
+// StreamText, with the hold-back stream.go describes), in the reply's
+// reasoning (whole, and streamed in its own channel), in the arguments
 // of the reply's tool calls (streamed ones too: the core delivers them
 // from the reply after its hooks), and with Requests (ApplyToInput) in
 // what is sent to the model. JSON escapes of plain
