@@ -143,8 +143,8 @@ func fields(names []string, set ...bool) []string {
 // The names of each patch's fields, as a trace's Changed lists them.
 var (
 	runFields      = []string{"state"}
-	requestFields  = []string{"system", "messages", "model", "tools"}
-	responseFields = []string{"text", "toolCalls"}
+	requestFields  = []string{"system", "messages", "model", "tools", "toolChoice", "settings"}
+	responseFields = []string{"text", "toolCalls", "reasoning"}
 	callFields     = []string{"arguments"}
 	resultFields   = []string{"text", "isError", "value"}
 )

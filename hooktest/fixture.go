@@ -80,19 +80,22 @@ type FixtureHost struct {
 
 // FixtureExpect is the decision a fixture expects.
 type FixtureExpect struct {
-	Refused     *bool             `json:"refused"`
-	Reason      *string           `json:"reason"`
-	Ran         *bool             `json:"ran"`
-	Arguments   map[string]any    `json:"arguments"`
-	Result      *hooks.ToolResult `json:"result"`
-	Called      *bool             `json:"called"`
-	System      *string           `json:"system"`
-	Text        *string           `json:"text"`
-	End         *string           `json:"end"`
-	Continue    *string           `json:"continue"`
-	Diagnostics *int              `json:"diagnostics"`
-	Prompts     *int              `json:"prompts"`
-	Notices     *int              `json:"notices"`
+	Refused     *bool                `json:"refused"`
+	Reason      *string              `json:"reason"`
+	Ran         *bool                `json:"ran"`
+	Arguments   map[string]any       `json:"arguments"`
+	Result      *hooks.ToolResult    `json:"result"`
+	Called      *bool                `json:"called"`
+	System      *string              `json:"system"`
+	Text        *string              `json:"text"`
+	End         *string              `json:"end"`
+	Continue    *string              `json:"continue"`
+	ToolChoice  *hooks.ToolChoice    `json:"toolChoice"` // the tool choice the model got
+	Settings    *hooks.ModelSettings `json:"settings"`   // the settings the model got, compared as JSON
+	Reasoning   *string              `json:"reasoning"`  // the reply's reasoning after the hooks
+	Diagnostics *int                 `json:"diagnostics"`
+	Prompts     *int                 `json:"prompts"`
+	Notices     *int                 `json:"notices"`
 }
 
 // LoadFixtures reads every *.json file of dir, sorted by name. A fixture

@@ -54,7 +54,7 @@ func TestSettingsFixturesCheckTheDecision(t *testing.T) {
 // reach a field as written is an error naming the fixture, the key's path
 // and line, and for an unknown key, the fields there are.
 func TestAFixtureFieldThatIsNotOneListsTheValidOnes(t *testing.T) {
-	expectFields := "refused, reason, ran, arguments, result, called, system, text, end, continue, diagnostics, prompts, notices"
+	expectFields := "refused, reason, ran, arguments, result, called, system, text, end, continue, toolChoice, settings, reasoning, diagnostics, prompts, notices"
 	for file, want := range map[string]string{
 		"misspelt.json": `expect.refsed: unknown field "refsed"; the fields are ` + expectFields + " (line 4)",
 		"case.json":     `expect.Refused: unknown field "Refused"; the fields are ` + expectFields + " (line 4)",
