@@ -69,10 +69,10 @@ func decode(text []byte, v any, known []string) (present bool, unknown []string,
 	for _, k := range keys {
 		top, _, _ := strings.Cut(k, ".")
 		if top == "hookSpecificOutput" {
-			unknown = append(unknown, k)
+			unknown = append(unknown, k+": unknown key, not read")
 			continue
 		}
-		unknown = append(unknown, k+didYouMean(top, known))
+		unknown = append(unknown, k+": unknown key, not read"+didYouMean(top, known))
 	}
 	return true, unknown, nil
 }

@@ -136,7 +136,7 @@ func (h *hook) preVerdict(c *hooks.Context, e *entry, r ran) verdict {
 		return verdict{}
 	}
 	for _, k := range unknown {
-		c.Diagnose(fmt.Errorf("copilotcli: %s printed %s: unknown key, not read", e.where, k))
+		c.Diagnose(fmt.Errorf("copilotcli: %s printed %s", e.where, k))
 	}
 	decision, reason := o.PermissionDecision, o.PermissionDecisionReason
 	if hs := o.HookSpecificOutput; hs != nil && (decision == nil || *decision != "deny") && hs.PermissionDecision != nil {
@@ -197,7 +197,7 @@ func (h *hook) permVerdict(c *hooks.Context, e *entry, r ran) verdict {
 		o = permOutput{}
 	}
 	for _, k := range unknown {
-		c.Diagnose(fmt.Errorf("copilotcli: %s printed %s: unknown key, not read", e.where, k))
+		c.Diagnose(fmt.Errorf("copilotcli: %s printed %s", e.where, k))
 	}
 	behavior := deref(o.Behavior)
 	if r.code == 2 {
@@ -298,7 +298,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 			continue
 		}
 		for _, k := range unknown {
-			c.Diagnose(fmt.Errorf("copilotcli: %s printed %s: unknown key, not read", e.where, k))
+			c.Diagnose(fmt.Errorf("copilotcli: %s printed %s", e.where, k))
 		}
 		if deref(o.Decision) != "block" {
 			continue
