@@ -161,14 +161,14 @@ func TestSettingsErrorsNameTheEntry(t *testing.T) {
 	cases := map[string]string{
 		`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"x","timeoutsec":5}]}}`: `hooks.preToolUse[0].timeoutsec: unknown key; did you mean "timeoutSec"?`,
 		`{"version":1,"hooks":{"preToolUse":[{"type":"command","Bash":"x"}]}}`:                `hooks.preToolUse[0].Bash: unknown key; did you mean "bash"?`,
-		`{"version":1,"hooks":{"pretooluse":[{"bash":"x"}]}}`:                                   `hooks.pretooluse: unknown event; did you mean`,
+		`{"version":1,"hooks":{"pretooluse":[{"bash":"x"}]}}`:                                 `hooks.pretooluse: unknown event; did you mean`,
 		`{"version":2,"hooks":{}}`: `version: must be 1`,
-		`{"version":1,"hooks":{"preToolUse":[{"bash":"x","timeoutSec":0}]}}`:   `hooks.preToolUse[0].timeoutSec: must be a positive number`,
-		`{"version":1,"hooks":{"preToolUse":[{"bash":"  "}]}}`:                 `hooks.preToolUse[0].bash: must be a non-empty command`,
-		`{"version":1,"hooks":{"preToolUse":[{"type":"command"}]}}`:            `hooks.preToolUse[0]: needs a "bash" or a "powershell" command`,
+		`{"version":1,"hooks":{"preToolUse":[{"bash":"x","timeoutSec":0}]}}`:  `hooks.preToolUse[0].timeoutSec: must be a positive number`,
+		`{"version":1,"hooks":{"preToolUse":[{"bash":"  "}]}}`:                `hooks.preToolUse[0].bash: must be a non-empty command`,
+		`{"version":1,"hooks":{"preToolUse":[{"type":"command"}]}}`:           `hooks.preToolUse[0]: needs a "bash" or a "powershell" command`,
 		`{"version":1,"hooks":{"preToolUse":[{"type":"script","bash":"x"}]}}`: `hooks.preToolUse[0].type: must be "command" or "prompt"`,
-		`{"version":1,"hoks":{}}`: `hoks: unknown key; did you mean "hooks"?`,
-		`[]`: `must be a JSON object`,
+		`{"version":1,"hoks":{}}`:                                             `hoks: unknown key; did you mean "hooks"?`,
+		`[]`:                                                                  `must be a JSON object`,
 	}
 	for in, want := range cases {
 		_, err := copilotcli.Hooks([]byte(in))
