@@ -34,7 +34,7 @@ if echo "$content" | grep -qE 'gh[ps]_[A-Za-z0-9]{36}|gh_api_[A-Za-z0-9]+'; then
 __DENY__
     exit 3
 else
-    echo "No GitHub API key detected in file: '$file_path' - allowing"  >> /tmp/hooks.log
+    echo "No GitHub API key detected in file: '$file_path' - allowing" >> /tmp/hooks.log
     # Allow permission if no GitHub API key is detected
     cat <<'__ALLOW__'
 {
