@@ -10,25 +10,31 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/claudecode"
-	"github.com/rienda/hooks/geminicli"
 )
 
-// kind is what a user wrote: the five things hookcheck checks.
+// kind is what a user wrote: a JS hook, an agent file, command-hook
+// settings, or the settings of a dialect (dialects.go).
 type kind string
 
 const (
 	kindJS      kind = "js"      // a JS hook folder (NAME in -dir, or a folder holding index.js)
 	kindAgent   kind = "agent"   // an agent file: the hooks it declares, in order
 	kindCommand kind = "command" // command-hook settings: {"hooks": [ … ]}
-	kindClaude  kind = "claude"  // Claude Code settings: {"hooks": {"PreToolUse": …}}
-	kindGemini  kind = "gemini"  // Gemini CLI settings: {"hooks": {"BeforeTool": …}}
 )
 
-var kinds = []kind{kindJS, kindAgent, kindCommand, kindClaude, kindGemini}
+// allKinds are the kinds -kind takes: the three built in, then each
+// registered dialect's, sorted.
+func allKinds() []kind {
+	out := []kind{kindJS, kindAgent, kindCommand}
+	for _, d := range sortedDialects() {
+		out = append(out, d.kind)
+	}
+	return out
+}
 
 // parseKind reads -kind; "" is "detect it from the file".
 func parseKind(s string) (kind, error) {
+	kinds := allKinds()
 	for _, k := range kinds {
 		if string(k) == s {
 			return k, nil
@@ -60,7 +66,7 @@ func detect(target string) (kind, error) {
 		if err != nil {
 			return "", err
 		}
-		k, err := detectSettings(data)
+		k, err := detectSettingsAt(target, data)
 		if err != nil {
 			return "", fmt.Errorf("%s: %w", target, err)
 		}
@@ -71,23 +77,16 @@ func detect(target string) (kind, error) {
 	return kindJS, nil
 }
 
-// The events of the two dialects whose settings share a shape. Claude
-// Code's are those its docs list; Gemini CLI's, those of its hooks
-// reference. SessionStart, SessionEnd and Notification are in both.
-var (
-	claudeEvents = []string{"PreToolUse", "PostToolUse", "PostToolUseFailure", "UserPromptSubmit", "Stop",
-		"SubagentStart", "SubagentStop", "SessionStart", "SessionEnd", "Notification", "PreCompact",
-		"PostCompact", "PermissionRequest"}
-	geminiEvents = []string{"BeforeTool", "AfterTool", "BeforeAgent", "AfterAgent", "BeforeModel",
-		"AfterModel", "BeforeToolSelection", "SessionStart", "SessionEnd", "Notification", "PreCompress"}
-)
+// detectSettings tells the settings kinds apart by their content alone
+// (see detectSettingsAt).
+func detectSettings(data []byte) (kind, error) { return detectSettingsAt("", data) }
 
-// detectSettings tells the settings dialects apart: command settings hold
-// a "hooks" list; Claude Code's and Gemini CLI's a "hooks" object keyed by
-// event (Claude Code's may also be that object alone), told apart by an
-// event only one of them has. Nothing to tell them by (no hooks, or only
+// detectSettingsAt tells the settings kinds apart: command settings hold
+// a "hooks" list; a dialect's settings are told by the dialect's own
+// detect, then by an event only that dialect has, then by the folder
+// they are in (.codex/hooks.json). Nothing to tell them by (no hooks, or only
 // shared events) reads as Claude Code's.
-func detectSettings(data []byte) (kind, error) {
+func detectSettingsAt(path string, data []byte) (kind, error) {
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return "", fmt.Errorf("not a settings file (a JSON object): %v", err)
@@ -101,46 +100,33 @@ func detectSettings(data []byte) (kind, error) {
 		events = nil
 		_ = json.Unmarshal(raw, &events) // not an object: the dialect's own reader says so
 	}
-	only := func(in, other []string) bool {
+	ds := sortedDialects()
+	for _, d := range ds {
+		if d.detect != nil && d.detect(path, top, events) {
+			return d.kind, nil
+		}
+	}
+	for _, d := range ds {
 		for name := range events {
-			if slices.Contains(in, name) && !slices.Contains(other, name) {
-				return true
+			if slices.Contains(d.events, name) && !slices.ContainsFunc(ds, func(o *settingsDialect) bool {
+				return o != d && slices.Contains(o.events, name)
+			}) {
+				return d.kind, nil
 			}
 		}
-		return false
 	}
-	if only(geminiEvents, claudeEvents) {
-		return kindGemini, nil
+	if path != "" {
+		if abs, err := filepath.Abs(path); err == nil {
+			for dir := filepath.Dir(abs); dir != filepath.Dir(dir); dir = filepath.Dir(dir) {
+				for _, d := range ds {
+					if slices.Contains(d.dirs, filepath.Base(dir)) {
+						return d.kind, nil
+					}
+				}
+			}
+		}
 	}
 	return kindClaude, nil
-}
-
-// dialect reads one kind of settings file into hooks. diag receives the
-// load-time diagnostics (what the file asks for that will not run).
-type dialect struct {
-	name  string
-	hooks func(data []byte, toolNames map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error)
-}
-
-// dialects are the settings kinds: a new dialect is one entry here
-// (detection, lint, run and test route its settings through it).
-var dialects = map[kind]dialect{
-	kindCommand: {name: "command-hook settings", hooks: func(data []byte, _ map[string]string, _ func(hooks.Diagnostic)) ([]hooks.Hook, error) {
-		return hooks.CommandHooks(data)
-	}},
-	kindClaude: {name: "Claude Code settings", hooks: claudeHooks},
-	kindGemini: {name: "Gemini CLI settings", hooks: func(data []byte, names map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error) {
-		return geminicli.Hooks(data, geminicli.ToolNames(names), geminicli.Diagnostics(diag))
-	}},
-}
-
-// claudeHooks reads Claude Code settings with package claudecode.
-func claudeHooks(data []byte, names map[string]string, diag func(hooks.Diagnostic)) ([]hooks.Hook, error) {
-	opts := []claudecode.Option{claudecode.Diagnostics(diag)}
-	if len(names) > 0 {
-		opts = append(opts, claudecode.ToolNames(names))
-	}
-	return claudecode.Hooks(data, opts...)
 }
 
 // settingsHooks reads the settings file at path as kind k.
@@ -149,7 +135,15 @@ func settingsHooks(path string, k kind, names map[string]string, diag func(hooks
 	if err != nil {
 		return nil, err
 	}
-	hs, err := dialects[k].hooks(data, names, diag)
+	load := hooks.CommandHooks
+	if k != kindCommand {
+		d, ok := settingsDialects[k]
+		if !ok {
+			return nil, fmt.Errorf("%s: %q is not a settings kind", path, k)
+		}
+		load = func(data []byte) ([]hooks.Hook, error) { return d.hooks(data, names, diag) }
+	}
+	hs, err := load(data)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
@@ -165,8 +159,10 @@ func defaultWorkdir(path string) string {
 	if err != nil {
 		dir = filepath.Dir(path)
 	}
-	if base := filepath.Base(dir); base == ".claude" || base == ".gemini" {
-		return filepath.Dir(dir)
+	for _, d := range settingsDialects {
+		if slices.Contains(d.dirs, filepath.Base(dir)) {
+			return filepath.Dir(dir)
+		}
 	}
 	return dir
 }

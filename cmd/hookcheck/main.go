@@ -55,6 +55,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/rienda/hooks"
 )
@@ -68,20 +69,42 @@ const usage = `usage:
   hookcheck run  [-dir DIR] [-kind K] [-confirm yes|no] [-workdir W] [-toolnames a=B,...] TARGET... POINT PAYLOAD.json
   hookcheck test [-dir DIR] [-kind K] [-workdir W] [-toolnames a=B,...] TARGET... FIXTURES
 TARGET: a JS hook's name in DIR, a hook folder, an agent file (.md), or a settings file (.json:
-command hooks, Claude Code, Gemini CLI); -kind js|agent|command|claude|gemini says which.
+command hooks, or a dialect's: %s); -kind %s says which.
 Several TARGETs run as one chain, in the order given.`
+
+// usageText is usage with the registered dialects.
+func usageText() string {
+	var names, kinds []string
+	for _, d := range sortedDialects() {
+		names = append(names, d.name)
+	}
+	for _, k := range allKinds() {
+		kinds = append(kinds, string(k))
+	}
+	return fmt.Sprintf(usage, strings.Join(names, ", "), strings.Join(kinds, "|"))
+}
+
+// kindList is "js, agent, command, claude or gemini", with every
+// registered dialect.
+func kindList() string {
+	var ks []string
+	for _, k := range allKinds() {
+		ks = append(ks, string(k))
+	}
+	return strings.Join(ks[:len(ks)-1], ", ") + " or " + ks[len(ks)-1]
+}
 
 // run is the command; it returns the exit status.
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if len(args) == 0 {
-		fmt.Fprintln(stderr, usage)
+		fmt.Fprintln(stderr, usageText())
 		return 2
 	}
 	flags := flag.NewFlagSet("hookcheck "+args[0], flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	dir := flags.String("dir", "", "the hooks directory (default ~/.rienda/hooks)")
 	confirm := flags.String("confirm", "no", "how confirm prompts are answered: yes or no")
-	kindName := flags.String("kind", "", "what the targets are: js, agent, command, claude or gemini (default: detected)")
+	kindName := flags.String("kind", "", "what the targets are: "+kindList()+" (default: detected)")
 	workdir := flags.String("workdir", "", "where commands run (default: the settings file's project folder)")
 	toolNames := flags.String("toolnames", "", "host tool names as the dialect's: shell=Bash,write_file=Write")
 	tools := flags.String("tools", "", "lint: the host's tool names, to check names against: shell,read_file")
@@ -119,7 +142,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	case args[0] == "test" && len(rest) >= 2:
 		return c.test(rest[:len(rest)-1], rest[len(rest)-1])
 	}
-	fmt.Fprintln(stderr, usage)
+	fmt.Fprintln(stderr, usageText())
 	return 2
 }
 

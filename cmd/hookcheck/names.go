@@ -7,8 +7,6 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/claudecode"
-	"github.com/rienda/hooks/geminicli"
 	"github.com/rienda/hooks/internal/suggest"
 )
 
@@ -47,17 +45,11 @@ func (t toolList) miss(what, name string) string {
 func (c checker) lintMatchers(file string, data []byte, k kind, tools toolList, report func(format string, args ...any)) {
 	var problems []error
 	var err error
-	switch k {
-	case kindCommand:
+	switch d, ok := settingsDialects[k]; {
+	case k == kindCommand:
 		problems, err = hooks.CheckCommandToolNames(data, tools.host)
-	case kindClaude:
-		var opts []claudecode.Option
-		if len(c.toolNames) > 0 {
-			opts = append(opts, claudecode.ToolNames(c.toolNames))
-		}
-		problems, err = claudecode.CheckToolNames(data, tools.host, opts...)
-	case kindGemini:
-		problems, err = geminicli.CheckToolNames(data, tools.host, geminicli.ToolNames(c.toolNames))
+	case ok && d.checkNames != nil:
+		problems, err = d.checkNames(data, tools.host, c.toolNames)
 	}
 	if err != nil {
 		return

@@ -1,0 +1,162 @@
+package dialect
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/rienda/hooks"
+)
+
+// handlerError is a handler that failed: it names the dialect and the
+// handler; the model reads only that (BlockMessage), never what the
+// command printed.
+type handlerError struct {
+	spec  *Spec
+	where string
+	msg   string
+	err   error
+}
+
+// Error names the handler and what happened.
+func (e *handlerError) Error() string {
+	s := fmt.Sprintf("%s hook %s: %s", e.spec.Name, e.where, e.msg)
+	if e.err != nil {
+		s += ": " + e.err.Error()
+	}
+	return s
+}
+
+// Unwrap returns the cause.
+func (e *handlerError) Unwrap() error { return e.err }
+
+// BlockMessage is what the model reads when the failure refuses a call.
+func (e *handlerError) BlockMessage() string {
+	if errors.Is(e.err, ErrOutputTooLarge) {
+		return "the output of " + e.spec.Name + " hook " + e.where + " is too large to read"
+	}
+	return e.spec.Name + " hook " + e.where + " failed"
+}
+
+// matches reports whether hd runs at at: every handler, or, at a tool
+// event, one whose matcher takes the tool's dialect or host name.
+func (h *hook) matches(hd *Handler, at *At) bool {
+	if hd.Matcher == nil || !h.event.When.tool() {
+		return true
+	}
+	return hd.Matcher.Match(at.Tool) || at.Call != nil && at.Call.Name != at.Tool && hd.Matcher.Match(at.Call.Name)
+}
+
+// each runs the handlers that match at, in order, giving each Decision to
+// apply until apply says stop. At a ToolCall event it returns the
+// Decision that blocks (a Block, or a failure that refuses), and stops
+// there. The error is a cancellation, or a refusal on failure
+// (hooks.FailClosed).
+func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decision, error) {
+	for _, hd := range h.handlers {
+		if !h.matches(hd, at) {
+			continue
+		}
+		at.Handler = hd
+		d, refuse, err := h.one(c, at, hd)
+		if err != nil {
+			return nil, err
+		}
+		if refuse != nil {
+			return nil, hooks.FailClosed(refuse)
+		}
+		if h.event.When == ToolCall && d.Block {
+			if d.Reason == "" {
+				d.Reason = "refused by " + h.spec.Name + " hook " + hd.Where
+			}
+			return &d, nil
+		}
+		if apply(d) {
+			return nil, nil
+		}
+	}
+	return nil, nil
+}
+
+// one runs hd and reads its output. refuse is a failure that refuses the
+// call (a ToolCall event only); other failures are diagnostics.
+func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse error, err error) {
+	fail := func(msg string, cause error) (Decision, error, error) {
+		e := &handlerError{spec: h.spec, where: hd.Where, msg: msg, err: cause}
+		guard := h.event.When == ToolCall
+		if guard && (errors.Is(cause, ErrOutputTooLarge) || hd.FailClosed || h.event.FailClosed) {
+			return Decision{}, e, nil
+		}
+		c.Diagnose(e)
+		return Decision{}, nil, nil
+	}
+	var input any = common(c, at)
+	if h.event.Input != nil {
+		if input, err = h.event.Input(c, at); err != nil {
+			return fail("its input cannot be built", err)
+		}
+	}
+	stdin, err := EncodeJSON(input)
+	if err != nil {
+		return fail("its input cannot be sent as JSON", err)
+	}
+	out, err := Exec(c, Command{Argv: hd.Argv, Dir: hd.Dir, Env: Environ(c, hd.Env), Stdin: stdin,
+		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput})
+	if err != nil {
+		return Decision{}, nil, err
+	}
+	res := &Result{Output: out, Handler: hd}
+	var derr error
+	if out.Err == nil && h.event.Decide != nil {
+		d, derr = h.event.Decide(c, at, res)
+	}
+	if h.event.When == ToolCall && !d.Block {
+		if how, ok := Evident(out.Stdout); ok {
+			c.Diagnose(&handlerError{spec: h.spec, where: hd.Where, msg: "its output evidently refuses (" + how + "), however else it reads: the call is refused"})
+			return Decision{Block: true, Reason: evidentReason(h.spec, hd)}, nil, nil
+		}
+	}
+	switch {
+	case out.Err != nil:
+		return fail("failed", out.Err)
+	case derr != nil:
+		return fail("printed what cannot be read", derr)
+	case out.ExitCode != 0 && !d.Block:
+		d2, refuse, _ := fail(fmt.Sprintf("exited %d", out.ExitCode), errors.New(tail(out.Stderr)))
+		if refuse != nil {
+			return d2, refuse, nil
+		}
+	}
+	return d, nil, nil
+}
+
+// evidentReason is the reason of a refusal read from output that refuses
+// evidently: it names the handler, not the text.
+func evidentReason(spec *Spec, hd *Handler) string {
+	return "refused by " + spec.Name + " hook " + hd.Where
+}
+
+// tail is stderr for a message, or a note that there was none.
+func tail(stderr string) string {
+	if strings.TrimSpace(stderr) == "" {
+		return "no stderr"
+	}
+	return stderr
+}
+
+// Common are the input fields every event has, in the shape most agent
+// CLIs send (Claude Code's names): the session, the working folder and
+// the event's name.
+type Common struct {
+	SessionID     string `json:"session_id"`
+	Cwd           string `json:"cwd"`
+	HookEventName string `json:"hook_event_name"`
+}
+
+// common is At's Common fields.
+func common(c *hooks.Context, at *At) Common {
+	return Common{SessionID: c.Session.ID, Cwd: at.Workdir, HookEventName: at.Event.Name}
+}
+
+// CommonOf is the Common fields at at, for an Event's Input to embed.
+func CommonOf(c *hooks.Context, at *At) Common { return common(c, at) }
