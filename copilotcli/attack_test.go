@@ -36,7 +36,7 @@ func TestPreToolUseFailsClosedOnAnErrorAndOpenOnATimeout(t *testing.T) {
 
 	// A deny printed before the timeout still denies.
 	slowDeny := bash(`cat >/dev/null; echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'; sleep 5`)
-	slowDeny["timeoutSec"] = 0.5
+	slowDeny["timeoutSec"] = 1.5
 	h = pre(t, slowDeny)
 	assert.True(t, h.call(t, "bash", nil).Refused, h.diag.text())
 }
@@ -179,7 +179,7 @@ func TestSettingsErrorsNameTheEntry(t *testing.T) {
 	hs, err := copilotcli.Hooks([]byte(`{"version":1,"hooks":{"preToolUse":[{"type":"command","bash":"x","comment":"runs first"}],"preCompact":[{"bash":"y"}]}}`), copilotcli.Diagnostics(d.add))
 	require.NoError(t, err)
 	assert.Len(t, hs, 1)
-	assert.Contains(t, d.text(), "hooks.preCompact: not run")
+	assert.Contains(t, d.text(), `hooks.preCompact: event "preCompact" not run by this library`)
 }
 
 // An unknown key in what a guard prints is a diagnostic with the key it
@@ -189,11 +189,11 @@ func TestUnknownOutputKeysAreDiagnosed(t *testing.T) {
 	step := h.call(t, "bash", map[string]any{"command": "ls"})
 	assert.False(t, step.Refused)
 	assert.Equal(t, map[string]any{"command": "ls"}, step.Call.Arguments)
-	assert.Contains(t, h.diag.text(), `modifiedArg: unknown key, not read; did you mean "modifiedArgs"?`)
+	assert.Contains(t, h.diag.text(), `printed the key "modifiedArg", which is not read: did you mean "modifiedArgs"?`)
 }
 
-// permissionRequest: exit 2 and behavior deny refuse; interrupt ends the
-// run at the next model request; a later allow never undoes a deny.
+// permissionRequest: exit 2 and behavior deny refuse; a later allow
+// never undoes a deny; interrupt is not done (a diagnostic says so).
 func TestPermissionRequest(t *testing.T) {
 	settings := file(t, map[string][]map[string]any{"permissionRequest": {
 		bash(`cat >/dev/null; echo '{"behavior":"deny","message":"not now","interrupt":true}'`),
@@ -203,13 +203,12 @@ func TestPermissionRequest(t *testing.T) {
 	step := h.call(t, "bash", nil)
 	assert.True(t, step.Refused)
 	assert.Equal(t, "not now", step.Reason)
-	ms, err := h.run.BeforeModelRequest(bg, hooks.ModelRequest{})
-	require.NoError(t, err)
-	require.NotNil(t, ms.End)
-	assert.Equal(t, "not now", ms.End.Output)
+	assert.Contains(t, h.diag.text(), "asked to interrupt the agent")
 
 	h = start(t, file(t, map[string][]map[string]any{"permissionRequest": {bash(`cat >/dev/null; exit 2`)}}))
 	assert.True(t, h.call(t, "bash", nil).Refused)
+	h = start(t, file(t, map[string][]map[string]any{"permissionRequest": {bash(`cat >/dev/null; exit 1`)}}))
+	assert.False(t, h.call(t, "bash", nil).Refused, "a failing permission hook is logged and skipped")
 }
 
 // agentStop's block sends the run on with its reason, at most
@@ -230,5 +229,5 @@ func TestAgentStopContinuesBounded(t *testing.T) {
 		sent++
 	}
 	assert.Equal(t, 2, sent)
-	assert.True(t, strings.Contains(h.diag.text(), "times in a row"))
+	assert.True(t, strings.Contains(h.diag.text(), "continuations in a row"), h.diag.text())
 }

@@ -3,60 +3,77 @@ package copilotcli
 import (
 	"fmt"
 	"regexp"
+	"slices"
 	"strings"
+
+	"github.com/rienda/hooks/dialect"
 )
 
+// copilotTools are Copilot CLI's built-in tool names, from its hooks
+// reference ("Tool names for hook matching").
+var copilotTools = []string{"ask_user", "bash", "create", "edit", "glob", "grep", "powershell", "task", "view", "web_fetch"}
+
 // matcher is an entry's matcher: a regular expression that must match the
-// whole Copilot tool name (Copilot CLI anchors it as ^(?:pattern)$; case
-// counts). plain holds its alternatives when each is a plain name.
+// whole tool name (Copilot CLI anchors it as ^(?:pattern)$; case counts).
+// plain holds its names when it is plain names joined by "|": a name in
+// another case than the tool's ("Bash" for bash), which Copilot CLI would
+// not run, still guards its tool here (a load diagnostic says so).
 type matcher struct {
-	text  string
-	re    *regexp.Regexp
-	plain []string
+	path, src string
+	re        *regexp.Regexp
+	plain     []string
 }
 
-// plainName is a tool name with no regular-expression syntax.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
-
-// newMatcher compiles a matcher; "" and "*" match every tool (as in the
-// other dialects). A pattern that does not compile is an error: a guard
-// whose matcher cannot be read would run for no tool.
-func newMatcher(text string) (*matcher, error) {
-	m := &matcher{text: text}
-	t := strings.TrimSpace(text)
-	if t == "" || t == "*" {
+// newMatcher compiles a matcher; "" and "*" match every tool. A pattern
+// that does not compile is an error: a guard whose matcher cannot be read
+// would run for no tool.
+func newMatcher(path, src string) (*matcher, error) {
+	m := &matcher{path: path, src: strings.TrimSpace(src)}
+	if m.src == "" || m.src == "*" {
 		return m, nil
 	}
-	re, err := regexp.Compile(`^(?:` + t + `)$`)
+	re, err := regexp.Compile(`^(?:` + m.src + `)$`)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a regular expression this library can read: %v", text, err)
+		return nil, fmt.Errorf("%q is not a regular expression this library can read: %v", src, err)
 	}
 	m.re = re
-	parts := strings.Split(t, "|")
-	for _, p := range parts {
-		if !plainName.MatchString(p) {
-			return m, nil
-		}
+	if names := dialect.PlainNames(m.src); names != nil {
+		m.plain = names
 	}
-	m.plain = parts
 	return m, nil
 }
 
-// match reports whether the matcher takes a call of the tool; folded is
-// true when it takes it only once case is set aside (a plain name in
-// another case: "Bash" for bash), which Copilot CLI would not run. A
-// guard that names its tool in another case still guards it here.
-func (m *matcher) match(tool string) (ok, folded bool) {
-	if m == nil || m.re == nil {
-		return true, false
+// Match reports whether the matcher takes a call of the tool.
+func (m *matcher) Match(tool string) bool {
+	if m == nil || m.re == nil || m.re.MatchString(tool) {
+		return true
 	}
-	if m.re.MatchString(tool) {
-		return true, false
-	}
-	for _, p := range m.plain {
-		if strings.EqualFold(p, tool) {
-			return true, true
+	return slices.ContainsFunc(m.plain, func(p string) bool { return strings.EqualFold(p, tool) })
+}
+
+// problems are the matcher names that name no tool of subjects, exactly.
+func (l *loaded) problems(subjects []string) []error {
+	var out []error
+	for _, m := range l.matchers {
+		for _, n := range m.plain {
+			if slices.Contains(subjects, n) {
+				continue
+			}
+			if like, ok := dialect.Closest(n, subjects); ok && strings.EqualFold(like, n) {
+				out = append(out, fmt.Errorf("copilotcli: %s: %q names tool %q in another case: Copilot CLI would not run it for %q; it runs here", m.path, n, like, like))
+				continue
+			}
+			out = append(out, fmt.Errorf("copilotcli: %s: %q names no tool%s, so its entry never runs", m.path, n, dialect.DidYouMean(n, subjects)))
 		}
 	}
-	return false, false
+	return out
+}
+
+// checkNames diagnoses, at load, matcher names that are none of Copilot
+// CLI's tools nor a ToolNames name.
+func (l *loaded) checkNames(s *dialect.Settings, o *dialect.Options) {
+	known := append(append([]string(nil), copilotTools...), o.Tools.Names()...)
+	for _, err := range l.problems(known) {
+		s.Warnf("", "%v", strings.TrimPrefix(err.Error(), "copilotcli: "))
+	}
 }

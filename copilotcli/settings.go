@@ -4,24 +4,15 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"os"
+	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"time"
 
-	"github.com/rienda/hooks/internal/exactjson"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
-
-// entry is one command hook of a file, ready to run.
-type entry struct {
-	where   string // "hooks.preToolUse[0]", for messages
-	argv    []string
-	cannot  string // why it cannot run on this system ("" when it can)
-	cwd     string
-	env     map[string]string
-	timeout time.Duration
-	matcher *matcher
-}
 
 // entryConfig is one entry as written. comment is in GitHub's own
 // examples; command is the VS Code hook format's command for every
@@ -41,104 +32,93 @@ type entryConfig struct {
 
 var entryKeys = []string{"type", "bash", "powershell", "command", "cwd", "env", "timeoutSec", "matcher", "comment", "prompt"}
 
-// settingsError is a malformed part of a hook file: path names it.
-type settingsError struct{ path, msg string }
-
-// Error names the part of the file at fault.
-func (e *settingsError) Error() string {
-	if e.path == "" {
-		return "copilotcli: Copilot CLI hook file: " + e.msg
-	}
-	return "copilotcli: Copilot CLI hook file: " + e.path + ": " + e.msg
-}
-
 // maxTimeoutSec is the largest timeout that converts to a time.Duration.
 var maxTimeoutSec = float64(math.MaxInt64 / int64(time.Second))
 
-// parse reads a hook file strictly into its entries by event name.
-func parse(data []byte, diag func(string, ...any), goos string) (map[string][]*entry, error) {
+// loaded is what a hook file gives.
+type loaded struct {
+	handlers   map[string][]*dialect.Handler
+	unrunnable map[string][]unrunnable // guard entries with only a powershell command, off Windows
+	matchers   []*matcher
+}
+
+// unrunnable is a guard entry that cannot run on this system.
+type unrunnable struct {
+	where   string
+	matcher *matcher
+}
+
+// load reads a hook file strictly: what cannot load is an error naming
+// the file, the line and the entry.
+func load(data []byte, o *dialect.Options, goos string) (*loaded, error) {
+	s := dialect.NewSettings("copilotcli: Copilot CLI hook file", o.File, data, o.Diagnostics)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil || top == nil {
 		msg := `must be a JSON object: {"version": 1, "hooks": {...}}`
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return nil, &settingsError{msg: msg}
+		return nil, s.Errorf("", "%s", msg)
 	}
-	for k := range top {
+	for _, k := range sortedKeys(top) {
 		if k != "version" && k != "hooks" {
-			return nil, &settingsError{path: k, msg: "unknown key" + didYouMean(k, []string{"version", "hooks"})}
+			return nil, s.Errorf(k, "unknown key%s", didYouMean(k, []string{"version", "hooks"}))
 		}
 	}
 	if raw, ok := top["version"]; ok {
 		var v float64
 		if err := json.Unmarshal(raw, &v); err != nil || v != 1 {
-			return nil, &settingsError{path: "version", msg: "must be 1, not " + string(raw)}
+			return nil, s.Errorf("version", "must be 1, not %s", raw)
 		}
 	} else {
-		diag(`the file has no "version": 1; read as version 1`)
+		s.Warnf("", `the file has no "version": 1; read as version 1`)
 	}
 	raw, ok := top["hooks"]
 	if !ok {
-		return nil, &settingsError{msg: `has no "hooks" object`}
+		return nil, s.Errorf("", `has no "hooks" object`)
 	}
 	var events map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &events); err != nil || events == nil {
-		return nil, &settingsError{path: "hooks", msg: `must be an object of events ({"preToolUse": [...]})`}
+		return nil, s.Errorf("hooks", `must be an object of events ({"preToolUse": [...]})`)
 	}
-	out := map[string][]*entry{}
+	l := &loaded{handlers: map[string][]*dialect.Handler{}, unrunnable: map[string][]unrunnable{}}
 	for _, name := range sortedKeys(events) {
-		ev, known := eventNamed(name)
-		if !known {
+		path := "hooks." + name
+		if !slices.Contains(runEvents, name) {
 			if why, ok := unsupported[name]; ok {
-				diag("hooks.%s: not run: %s", name, why)
+				s.Warnf(path, "event %q not run by this library, skipped: %s", name, why)
 				continue
 			}
-			if guess, ok := suggest.Closest(name, eventNames()); ok {
-				return nil, &settingsError{path: "hooks." + name, msg: fmt.Sprintf("unknown event; did you mean %q?", guess)}
+			known := append(append([]string(nil), runEvents...), sortedKeys(unsupported)...)
+			if guess, ok := dialect.Closest(name, known); ok {
+				return nil, s.Errorf(path, "unknown event; did you mean %q?", guess)
 			}
-			diag("hooks.%s: unknown event, not run", name)
+			s.Warnf(path, "unknown event %q, not run", name)
 			continue
 		}
-		entries, err := parseEntries(ev, events[name], diag, goos)
-		if err != nil {
-			return nil, err
+		var list []json.RawMessage
+		if err := json.Unmarshal(events[name], &list); err != nil {
+			return nil, s.Errorf(path, "must be a list of hook entries")
 		}
-		out[name] = entries
+		for i, item := range list {
+			if err := l.entry(s, name, fmt.Sprintf("%s[%d]", path, i), item, o, goos); err != nil {
+				return nil, err
+			}
+		}
 	}
-	return out, nil
+	l.checkNames(s, o)
+	return l, nil
 }
 
-// parseEntries reads the list of one event.
-func parseEntries(ev event, raw json.RawMessage, diag func(string, ...any), goos string) ([]*entry, error) {
-	var list []json.RawMessage
-	if err := json.Unmarshal(raw, &list); err != nil {
-		return nil, &settingsError{path: "hooks." + ev.name, msg: "must be a list of hook entries"}
-	}
-	var out []*entry
-	for i, item := range list {
-		where := fmt.Sprintf("hooks.%s[%d]", ev.name, i)
-		e, err := parseEntry(ev, where, item, diag, goos)
-		if err != nil {
-			return nil, err
-		}
-		if e != nil {
-			out = append(out, e)
-		}
-	}
-	return out, nil
-}
-
-// parseEntry reads one entry; nil without an error is an entry not run
-// here (a prompt hook), with a diagnostic.
-func parseEntry(ev event, where string, raw json.RawMessage, diag func(string, ...any), goos string) (*entry, error) {
+// entry reads one entry of event ev at path.
+func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage, o *dialect.Options, goos string) error {
 	var cfg entryConfig
-	unknown, err := exactjson.Unmarshal(raw, &cfg)
+	unknown, err := dialect.Decode(raw, &cfg)
 	if err != nil {
-		return nil, &settingsError{path: where, msg: "must be an entry {\"type\": \"command\", \"bash\": ...}: " + err.Error()}
+		return s.Errorf(path, `must be an entry {"type": "command", "bash": "..."}: %v`, err)
 	}
 	if len(unknown) > 0 {
-		return nil, &settingsError{path: where + "." + unknown[0], msg: "unknown key" + didYouMean(unknown[0], entryKeys)}
+		return s.Errorf(path+"."+unknown[0], "unknown key%s", didYouMean(unknown[0], entryKeys))
 	}
 	typ := "command"
 	if cfg.Type != nil {
@@ -147,103 +127,140 @@ func parseEntry(ev event, where string, raw json.RawMessage, diag func(string, .
 	switch typ {
 	case "command":
 	case "prompt":
-		if cfg.Prompt == nil || *cfg.Prompt == "" {
-			return nil, &settingsError{path: where + ".prompt", msg: "a prompt hook needs a non-empty prompt"}
+		if cfg.Prompt == nil || strings.TrimSpace(*cfg.Prompt) == "" {
+			return s.Errorf(path+".prompt", "a prompt hook needs a non-empty prompt")
 		}
-		if ev.kind != kSessionStart {
-			return nil, &settingsError{path: where + ".type", msg: `"prompt" hooks are only for sessionStart`}
+		if ev != "sessionStart" && ev != "SessionStart" {
+			return s.Errorf(path+".type", `"prompt" hooks are only for sessionStart`)
 		}
-		diag("%s: a prompt hook is not run: it submits text as if the user typed it, and a run here takes its input from the host", where)
-		return nil, nil
+		s.Warnf(path, "a prompt hook is not run: it submits text as if the user typed it, and a run here takes its input from the host")
+		return nil
 	default:
-		return nil, &settingsError{path: where + ".type", msg: fmt.Sprintf(`must be "command" or "prompt", not %q`, typ)}
+		return s.Errorf(path+".type", `must be "command" or "prompt", not %q`, typ)
 	}
-	e := &entry{where: where, env: cfg.Env, timeout: DefaultTimeout}
-	if err := e.setCommand(cfg, goos); err != nil {
-		return nil, err
-	}
-	if e.cannot != "" {
-		diag("%s: %s", where, e.cannot)
-	}
-	if cfg.Cwd != nil {
-		e.cwd = *cfg.Cwd
+	where := strings.TrimPrefix(path, "hooks.")
+	h := &dialect.Handler{Where: where, Timeout: DefaultTimeout, Env: expandEnv(cfg.Env)}
+	var m *matcher
+	if cfg.Matcher != nil {
+		if !toolEvents[ev] {
+			s.Warnf(path+".matcher", "%s has no matcher here: the entry runs for every firing", ev)
+		} else {
+			if m, err = newMatcher(path+".matcher", *cfg.Matcher); err != nil {
+				return s.Errorf(path+".matcher", "%v", err)
+			}
+			h.Matcher = m
+			l.matchers = append(l.matchers, m)
+		}
 	}
 	if cfg.TimeoutSec != nil {
 		t := *cfg.TimeoutSec
 		if !(t > 0) || t > maxTimeoutSec {
-			return nil, &settingsError{path: where + ".timeoutSec", msg: "must be a positive number of seconds"}
+			return s.Errorf(path+".timeoutSec", "must be a positive number of seconds")
 		}
-		e.timeout = time.Duration(t * float64(time.Second))
+		h.Timeout = time.Duration(t * float64(time.Second))
 	}
-	if cfg.Matcher != nil {
-		if ev.kind != kPreToolUse && ev.kind != kPermissionRequest && ev.kind != kPostToolUse && ev.kind != kPostToolUseFailure {
-			diag("%s.matcher: %s has no matcher here: the entry runs for every firing", where, ev.name)
+	script, ps, err := commands(s, path, cfg)
+	if err != nil {
+		return err
+	}
+	cwd := ""
+	if cfg.Cwd != nil {
+		cwd = *cfg.Cwd
+	}
+	switch {
+	case goos == "windows" && ps != "":
+		h.Argv, h.Dir = []string{"powershell", "-NoProfile", "-NonInteractive", "-Command", ps}, cwd
+	case script != "":
+		h.Argv, h.Dir = bashArgv(script, cwd)
+	default:
+		what := fmt.Sprintf("has only a powershell command, which is not run on %s (never as bash)", goos)
+		if guardEvents[ev] {
+			s.Warnf(path, "%s: as a tool guard it refuses every call it matches", what)
+			l.unrunnable[ev] = append(l.unrunnable[ev], unrunnable{where: where, matcher: m})
 		} else {
-			m, err := newMatcher(*cfg.Matcher)
-			if err != nil {
-				return nil, &settingsError{path: where + ".matcher", msg: err.Error()}
-			}
-			e.matcher = m
+			s.Warnf(path, "%s: it does nothing", what)
 		}
+		return nil
 	}
-	return e, nil
+	l.handlers[ev] = append(l.handlers[ev], h)
+	return nil
 }
 
-// setCommand picks the command this system runs: bash (or the VS Code
-// format's command) on Linux and macOS, powershell on Windows when it is
-// given. An entry with only a powershell command does not run elsewhere:
-// it is never run as something else.
-func (e *entry) setCommand(cfg entryConfig, goos string) error {
-	nonEmpty := func(p *string, key string) (string, error) {
+// commands are an entry's bash (or the VS Code format's command) and
+// powershell texts; one of them is required, and a given one is not blank.
+func commands(s *dialect.Settings, path string, cfg entryConfig) (script, ps string, err error) {
+	get := func(p *string, key string) (string, error) {
 		if p == nil {
 			return "", nil
 		}
 		if strings.TrimSpace(*p) == "" {
-			return "", &settingsError{path: e.where + "." + key, msg: "must be a non-empty command"}
+			return "", s.Errorf(path+"."+key, "must be a non-empty command")
 		}
 		return *p, nil
 	}
-	bash, err := nonEmpty(cfg.Bash, "bash")
+	if script, err = get(cfg.Bash, "bash"); err != nil {
+		return
+	}
+	if ps, err = get(cfg.PowerShell, "powershell"); err != nil {
+		return
+	}
+	cmd, err := get(cfg.Command, "command")
 	if err != nil {
-		return err
-	}
-	ps, err := nonEmpty(cfg.PowerShell, "powershell")
-	if err != nil {
-		return err
-	}
-	cmd, err := nonEmpty(cfg.Command, "command")
-	if err != nil {
-		return err
-	}
-	if bash != "" && cmd != "" {
-		return &settingsError{path: e.where, msg: `has both "bash" and "command": give one`}
-	}
-	if bash == "" {
-		bash = cmd
+		return
 	}
 	switch {
-	case bash == "" && ps == "":
-		return &settingsError{path: e.where, msg: `needs a "bash" or a "powershell" command`}
-	case goos == "windows" && ps != "":
-		e.argv = []string{"powershell", "-NoProfile", "-NonInteractive", "-Command", ps}
-	case bash != "":
-		e.argv = []string{"bash", "-c", bash}
-	default:
-		e.cannot = fmt.Sprintf("has only a powershell command, which is not run on %s (never as bash): as a tool guard it refuses every call it matches; elsewhere it does nothing", goos)
+	case script != "" && cmd != "":
+		return "", "", s.Errorf(path, `has both "bash" and "command": give one`)
+	case script == "":
+		script = cmd
 	}
-	return nil
+	if script == "" && ps == "" {
+		return "", "", s.Errorf(path, `needs a "bash" or a "powershell" command`)
+	}
+	return script, ps, nil
 }
 
-// didYouMean is "; did you mean %q?" for the known word closest to word.
+// bashArgv runs script with bash in cwd: an absolute cwd is the handler's
+// folder; a relative one is entered from the run's workdir (the
+// repository root) before the script runs, and a cwd that cannot be
+// entered fails the entry, as a missing folder does in Copilot CLI.
+func bashArgv(script, cwd string) ([]string, string) {
+	switch {
+	case cwd == "" || cwd == ".":
+		return []string{"bash", "-c", script}, ""
+	case filepath.IsAbs(cwd):
+		return []string{"bash", "-c", script}, cwd
+	}
+	return []string{"bash", "-c", "cd -- " + shellQuote(cwd) + " || exit 1\n" + script}, ""
+}
+
+// shellQuote quotes s as one bash word.
+func shellQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'" }
+
+// expandEnv expands $VAR and ${VAR} in an entry's env values against the
+// process environment, as Copilot CLI expands them against its own.
+func expandEnv(env map[string]string) map[string]string {
+	if env == nil {
+		return nil
+	}
+	out := make(map[string]string, len(env))
+	for k, v := range env {
+		out[k] = os.ExpandEnv(v)
+	}
+	return out
+}
+
+// didYouMean is "; did you mean %q?" for the known word closest to word,
+// or the words there are.
 func didYouMean(word string, known []string) string {
-	if guess, ok := suggest.Closest(word, known); ok {
+	if guess, ok := dialect.Closest(word, known); ok {
 		return fmt.Sprintf("; did you mean %q?", guess)
 	}
 	return "; the keys are " + strings.Join(known, ", ")
 }
 
 // sortedKeys are m's keys in order, so that errors are deterministic.
-func sortedKeys(m map[string]json.RawMessage) []string {
+func sortedKeys[V any](m map[string]V) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
 		keys = append(keys, k)
@@ -251,3 +268,6 @@ func sortedKeys(m map[string]json.RawMessage) []string {
 	slices.Sort(keys)
 	return keys
 }
+
+// plainName is a tool name with no regular-expression syntax.
+var plainName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
