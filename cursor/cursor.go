@@ -20,13 +20,12 @@ package cursor
 
 import (
 	"fmt"
-	"log/slog"
 	"os"
 	"path/filepath"
-	"strings"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // Cursor hook limits.
@@ -47,17 +46,11 @@ const (
 	MaxReadContent = 4 << 20
 )
 
-// Option configures Hooks. Values are made by this package's constructors.
-type Option interface{ apply(*options) }
+// Option configures Hooks and LoadFile.
+type Option = dialect.Option
 
-type options struct {
-	kinds       map[string]toolKind // host tool name -> what Cursor calls it
-	toCursor    map[string]string   // host tool name -> Cursor tool name
-	prefix      string
-	diagnostics func(hooks.Diagnostic)
-	dir         string
-	bad         error
-}
+// spec names the dialect for the kit's options and messages.
+var spec = &dialect.Spec{Name: "Cursor", Package: "cursor", Prefix: "cursor:"}
 
 // toolKind is which of Cursor's tool families a host tool belongs to.
 type toolKind int
@@ -69,22 +62,23 @@ const (
 	kindEdit
 )
 
-type optionFunc func(*options)
-
-func (f optionFunc) apply(o *options) { f(o) }
+// kindsKey and dirKey are the keys of this dialect's own settings.
+type (
+	kindsKey struct{ k toolKind }
+	dirKey   struct{}
+)
 
 func kindOption(k toolKind, what string, names []string) Option {
-	return optionFunc(func(o *options) {
+	return func(o *dialect.Options) {
 		for _, n := range names {
 			if n == "" {
-				o.bad = fmt.Errorf("cursor: %s: empty tool name", what)
+				o.Fail(fmt.Errorf("%s: empty tool name", what))
 			}
-			if prev, ok := o.kinds[n]; ok && prev != k {
-				o.bad = fmt.Errorf("cursor: %s: tool %q is already of another kind", what, n)
-			}
-			o.kinds[n] = k
 		}
-	})
+		prev, _ := o.Value(kindsKey{k})
+		list, _ := prev.([]string)
+		dialect.Setting(kindsKey{k}, append(append([]string(nil), list...), names...))(o)
+	}
 }
 
 // ShellTools names the host tools that run a shell command (its
@@ -102,39 +96,57 @@ func ReadTools(names ...string) Option { return kindOption(kindRead, "ReadTools"
 func EditTools(names ...string) Option { return kindOption(kindEdit, "EditTools", names) }
 
 // ToolNames maps host tool names to the names Cursor's scripts see in
-// tool_name (preToolUse, postToolUse, the MCP events), and matchers are
-// tested against. A tool missing from the map keeps its own name.
-func ToolNames(names map[string]string) Option {
-	return optionFunc(func(o *options) {
-		o.toCursor = make(map[string]string, len(names))
-		for host, name := range names {
-			if host == "" || name == "" {
-				o.bad = fmt.Errorf("cursor: ToolNames: empty tool name in %q -> %q", host, name)
-			}
-			o.toCursor[host] = name
-		}
-	})
-}
+// tool_name (preToolUse, postToolUse, the MCP events), which matchers are
+// tested against (with the host's name). A tool missing from the map
+// keeps its own name.
+func ToolNames(names map[string]string) Option { return dialect.ToolNames(names) }
 
 // NamePrefix sets what the hooks' names start with (default "cursor:",
 // giving "cursor:beforeShellExecution"), so that a user's and a
 // project's hooks.json can share a chain.
-func NamePrefix(prefix string) Option {
-	return optionFunc(func(o *options) { o.prefix = prefix })
-}
+func NamePrefix(prefix string) Option { return dialect.NamePrefix(prefix) }
 
 // Diagnostics receives load-time diagnostics; nil, the default, logs them
 // with slog. Run-time diagnostics go to the chain's WithDiagnostics.
-func Diagnostics(fn func(hooks.Diagnostic)) Option {
-	return optionFunc(func(o *options) { o.diagnostics = fn })
-}
+func Diagnostics(fn func(hooks.Diagnostic)) Option { return dialect.Diagnostics(fn) }
+
+// File names the hooks.json in messages (LoadFile sets it).
+func File(name string) Option { return dialect.File(name) }
 
 // Dir is the folder commands run in, which a relative command path
 // ("./hooks/audit.sh") is relative to: the folder of a user's
 // ~/.cursor/hooks.json. "", the default, is the run's Host.Workdir, the
 // project root, where a project's .cursor/hooks.json commands run.
-func Dir(dir string) Option {
-	return optionFunc(func(o *options) { o.dir = dir })
+func Dir(dir string) Option { return dialect.Setting(dirKey{}, dir) }
+
+// options are what Hooks was given.
+type options struct {
+	*dialect.Options
+	kinds map[string]toolKind // host tool name -> its family; absent: MCP
+	dir   string
+}
+
+// newOptions reads opts; a tool given two kinds is an error.
+func newOptions(opts []Option) (options, error) {
+	do, err := dialect.NewOptions(spec, opts)
+	if err != nil {
+		return options{}, err
+	}
+	o := options{Options: do, kinds: map[string]toolKind{}}
+	for _, k := range []toolKind{kindShell, kindRead, kindEdit} {
+		v, _ := do.Value(kindsKey{k})
+		names, _ := v.([]string)
+		for _, n := range names {
+			if prev, ok := o.kinds[n]; ok && prev != k {
+				return options{}, fmt.Errorf("cursor: tool %q is given two kinds (ShellTools, ReadTools, EditTools)", n)
+			}
+			o.kinds[n] = k
+		}
+	}
+	if v, ok := do.Value(dirKey{}); ok {
+		o.dir, _ = v.(string)
+	}
+	return o, nil
 }
 
 // Hooks returns one hook per event of a Cursor hooks.json that has an
@@ -145,24 +157,11 @@ func Dir(dir string) Option {
 // entry (hooks.stop[0].loop_limit). An event no point of this library
 // fires is a load diagnostic.
 func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
-	o := options{prefix: "cursor:", kinds: map[string]toolKind{}}
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&o)
-		}
+	o, err := newOptions(opts)
+	if err != nil {
+		return nil, err
 	}
-	if o.bad != nil {
-		return nil, o.bad
-	}
-	diag := func(format string, args ...any) {
-		d := hooks.Diagnostic{Hook: strings.TrimSuffix(o.prefix, ":"), Err: fmt.Errorf("cursor: "+format, args...)}
-		if o.diagnostics != nil {
-			o.diagnostics(d)
-			return
-		}
-		slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err)
-	}
-	events, err := parse(settings, diag)
+	events, err := parse(dialect.NewSettings("cursor: Cursor hooks.json", o.File, settings, o.Diagnostics), settings)
 	if err != nil {
 		return nil, err
 	}
@@ -170,7 +169,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if entries := events[ev.name]; len(entries) > 0 {
-			out = append(out, &hook{name: o.prefix + ev.name, ev: ev, entries: entries, set: s})
+			out = append(out, &hook{name: o.Prefix + ev.name, ev: ev, entries: entries, set: s})
 		}
 	}
 	return out, nil
@@ -185,9 +184,5 @@ func LoadFile(path string, opts ...Option) ([]hooks.Hook, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cursor: %w", err)
 	}
-	hs, err := Hooks(data, append([]Option{Dir(filepath.Dir(path))}, opts...)...)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
-	}
-	return hs, nil
+	return Hooks(data, append([]Option{Dir(filepath.Dir(path)), File(path)}, opts...)...)
 }

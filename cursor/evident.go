@@ -2,10 +2,8 @@ package cursor
 
 import (
 	"regexp"
-	"strings"
 
-	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // word is a run of letters (and underscores) in a guard's output.
@@ -18,11 +16,11 @@ var word = regexp.MustCompile(`[A-Za-z_]+`)
 // {"permission": "deny"} a quote broke, {"Permission":"deny"}, or a deny
 // printed before a crash still refuses.
 func evidentRefusal(out []byte) (string, bool) {
-	if what, ok := hooks.EvidentRefusal(out); ok {
+	if what, ok := dialect.Evident(out); ok {
 		return what, true
 	}
 	renamed := word.ReplaceAllStringFunc(string(out), func(w string) string {
-		if suggest.Distance(strings.ToLower(w), "permission") <= 2 {
+		if _, typo := dialect.Closest(w, []string{"permission"}); typo || w == "permission" {
 			return "decision"
 		}
 		return w
@@ -30,5 +28,5 @@ func evidentRefusal(out []byte) (string, bool) {
 	if renamed == string(out) {
 		return "", false
 	}
-	return hooks.EvidentRefusal([]byte(renamed))
+	return dialect.Evident([]byte(renamed))
 }

@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/rienda/hooks/internal/exactjson"
+	"github.com/rienda/hooks/dialect"
 )
 
 // guardOutput is what a tool guard may print: permission and its
@@ -63,7 +63,7 @@ func decode(text []byte, v any, known []string) (present bool, unknown []string,
 	if text[0] != '{' {
 		return true, nil, fmt.Errorf("the output is not a JSON object: %.80q", text)
 	}
-	keys, err := exactjson.Unmarshal(text, v)
+	keys, err := dialect.Decode(text, v)
 	if err != nil {
 		return true, nil, err
 	}

@@ -1,24 +1,18 @@
 package cursor
 
 import (
-	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
-	"os/exec"
-	"sort"
-	"strings"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/proc"
+	"github.com/rienda/hooks/dialect"
 )
 
 // ran is what one entry's run gave.
 type ran struct {
 	stdout   []byte
 	stderr   string
-	code     int   // the exit status when it exited by itself
+	code     int   // the exit status; -1 when it did not exit by itself
 	tooBig   bool  // stdout passed MaxOutput
 	timedOut bool  // it ran out of time
 	err      error // it did not run to an exit (a start failure, a timeout, an escape), or stdout was too large
@@ -38,80 +32,41 @@ func (f *failure) Unwrap() error { return f.err }
 
 // BlockMessage is what the model reads when the failure refuses a call.
 func (f *failure) BlockMessage() string {
-	if errors.Is(f.err, proc.ErrOutputTooLarge) {
+	if errors.Is(f.err, dialect.ErrOutputTooLarge) {
 		return "the output of Cursor hook " + f.where + " is too large to read"
 	}
 	return "Cursor hook " + f.where + " failed, and fails closed"
 }
 
 // workdir is the run's working folder: Host.Workdir, or the process's.
-func workdir(c *hooks.Context) string {
-	if c.Workdir != "" {
-		return c.Workdir
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
+func workdir(c *hooks.Context) string { return dialect.Workdir(c) }
 
-// run runs the entry with payload on stdin. Only a cancellation of c is
-// returned as an error; every other end is in ran.
+// run runs the entry with payload on stdin, with the kit's process rules
+// (dialect.Exec: its own process group, killed with what it started at
+// the timeout, on cancellation and at its exit; stdout capped). Only a
+// cancellation of c is returned as an error; every other end is in ran.
 func (h *hook) run(c *hooks.Context, e *entry, payload map[string]any) (ran, error) {
-	stdin, err := encodeJSON(payload)
+	stdin, err := dialect.EncodeJSON(payload)
 	if err != nil {
 		return ran{err: &failure{e.where, fmt.Errorf("the input cannot be sent as JSON: %w", err)}}, nil
 	}
-	dir := h.set.opts.dir
-	if dir == "" {
-		dir = workdir(c)
+	wd := dialect.Workdir(c)
+	out, err := dialect.Exec(c, dialect.Command{Argv: []string{"bash", "-c", e.command}, Dir: h.set.opts.dir,
+		Env:   dialect.Environ(c, map[string]string{"CURSOR_PROJECT_DIR": wd, "CLAUDE_PROJECT_DIR": wd}),
+		Stdin: stdin, Timeout: e.timeout, MaxOutput: MaxOutput})
+	if err != nil {
+		return ran{}, err
 	}
-	got, err := proc.Exec(c, proc.Command{Argv: []string{"bash", "-c", e.command}, Dir: dir,
-		Env: environ(c), Stdin: stdin, Timeout: e.timeout, MaxOut: MaxOutput})
-	if cerr := c.Err(); cerr != nil {
-		return ran{}, cerr
-	}
-	r := ran{stdout: got.Stdout, stderr: strings.TrimSpace(string(got.Stderr))}
-	var exit *exec.ExitError
+	r := ran{stdout: out.Stdout, stderr: out.Stderr, code: out.ExitCode}
 	switch {
-	case got.Overflow || errors.Is(err, proc.ErrOutputTooLarge):
+	case out.TooLarge():
 		r.tooBig = true
-		r.err = &failure{e.where, fmt.Errorf("%w: more than %d bytes on stdout", proc.ErrOutputTooLarge, MaxOutput)}
-	case err == nil:
-	case errors.As(err, &exit):
-		r.code = exit.ExitCode()
-		if r.code < 0 {
-			r.code = 1 // killed by a signal of its own: a failure
-		}
-	default:
-		r.timedOut = errors.Is(err, proc.ErrTimeout)
-		r.err = &failure{e.where, err}
+		r.err = &failure{e.where, out.Err}
+	case out.Err != nil:
+		r.timedOut = errors.Is(out.Err, dialect.ErrTimeout)
+		r.err = &failure{e.where, out.Err}
 	}
 	return r, nil
-}
-
-// environ is the command's environment: the run's (Host.Env, or the
-// process's), with Cursor's CURSOR_PROJECT_DIR and its Claude Code alias
-// CLAUDE_PROJECT_DIR set to the workdir.
-func environ(c *hooks.Context) []string {
-	env := map[string]string{}
-	if c.Env != nil {
-		for k, v := range c.Env {
-			env[k] = v
-		}
-	} else {
-		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				env[k] = v
-			}
-		}
-	}
-	env["CURSOR_PROJECT_DIR"] = workdir(c)
-	env["CLAUDE_PROJECT_DIR"] = workdir(c)
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
 }
 
 // payload is the common part of every event's input.
@@ -123,16 +78,4 @@ func (h *hook) payload(c *hooks.Context) map[string]any {
 	return map[string]any{"conversation_id": conv, "generation_id": c.RunID(), "model": "",
 		"hook_event_name": h.ev.name, "cursor_version": "", "workspace_roots": []string{workdir(c)},
 		"user_email": nil, "transcript_path": nil}
-}
-
-// encodeJSON is v as JSON, without HTML escapes (as JSON.stringify
-// writes it): a guard that looks for "a && b" finds it.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
 }

@@ -8,18 +8,14 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // kindOf is the Cursor family of a host tool.
 func (s *set) kindOf(tool string) toolKind { return s.opts.kinds[tool] }
 
 // cursorName is the name Cursor's scripts see for a host tool.
-func (s *set) cursorName(host string) string {
-	if name, ok := s.opts.toCursor[host]; ok {
-		return name
-	}
-	return host
-}
+func (s *set) cursorName(host string) string { return s.opts.Tools.Dialect(host) }
 
 // fires reports whether the event fires for a call of the tool.
 func (h *hook) fires(tool string) bool {
@@ -118,7 +114,7 @@ func (h *hook) guardPayload(c *hooks.Context, call hooks.ToolCall, args map[stri
 		}
 		p["command"], p["cwd"] = cmd, workdir(c)
 	case kBeforeMCP:
-		data, _ := encodeJSON(orEmpty(args))
+		data, _ := dialect.EncodeJSON(orEmpty(args))
 		p["tool_name"], p["tool_input"] = name, string(data)
 	case kBeforeRead:
 		path, ok := filePath(c, args)
@@ -304,8 +300,8 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 		cmd, _ := call.Arguments["command"].(string)
 		p["command"], p["output"], p["duration"] = cmd, res.Text, 0
 	case kAfterMCP:
-		in, _ := encodeJSON(orEmpty(call.Arguments))
-		out, _ := encodeJSON(map[string]any{"content": []any{map[string]any{"type": "text", "text": res.Text}}, "isError": res.IsError})
+		in, _ := dialect.EncodeJSON(orEmpty(call.Arguments))
+		out, _ := dialect.EncodeJSON(map[string]any{"content": []any{map[string]any{"type": "text", "text": res.Text}}, "isError": res.IsError})
 		p["tool_name"], p["tool_input"], p["result_json"], p["duration"] = name, string(in), string(out), 0
 	case kAfterEdit:
 		path, _ := filePath(c, call.Arguments)
