@@ -147,7 +147,10 @@ func parseEntry(s *dialect.Settings, ev event, where string, raw json.RawMessage
 			s.Warnf(where+".failClosed", "%s decides no tool call: a failure there is a diagnostic all the same", ev.name)
 		}
 	}
-	if len(cfg.LoopLimit) > 0 {
+	var keys map[string]json.RawMessage
+	_ = json.Unmarshal(raw, &keys) // valid: Decode read it
+	if ll, ok := keys["loop_limit"]; ok {
+		cfg.LoopLimit = ll // a null is "no limit", which Decode leaves out
 		if ev.kind != kStop {
 			return nil, s.Errorf(where+".loop_limit", "%s", "is only for stop entries")
 		}
