@@ -95,3 +95,12 @@ func TestUserPromptSubmittedOncePerPrompt(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "x\n", string(data))
 }
+
+// A cwd that cannot be entered fails the entry: a preToolUse entry then
+// refuses, as an errored hook does.
+func TestMissingCwdFailsThePreToolUseEntry(t *testing.T) {
+	h := start(t, file(t, map[string][]map[string]any{"preToolUse": {{"type": "command", "bash": "true", "cwd": "no/such/dir"}}}))
+	step := h.call(t, "bash", nil)
+	assert.True(t, step.Refused)
+	assert.Equal(t, "Denied by preToolUse hook (hook errored)", step.Reason)
+}
