@@ -1,8 +1,10 @@
 package copilotcli_test
 
 import (
+	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/copilotcli"
@@ -60,6 +62,7 @@ func TestADenyTheModelShapedStillDenies(t *testing.T) {
 	}
 	allows := []string{
 		`{"permissionDecision":"allow","permissionDecisionReason":"the command says deny"}`,
+		`{"permissionDecision":"allow","permissionDecisionReason":"deny"}`,
 		``,
 		`{}`,
 	}
@@ -230,4 +233,31 @@ func TestAgentStopContinuesBounded(t *testing.T) {
 	}
 	assert.Equal(t, 2, sent)
 	assert.True(t, strings.Contains(h.diag.text(), "continuations in a row"), h.diag.text())
+}
+
+// A guard killed by a signal (a crash the input may cause) errored: the
+// call is refused, as for any non-zero exit.
+func TestACrashedGuardRefuses(t *testing.T) {
+	for _, script := range []string{`cat >/dev/null; kill -SEGV $$`, `cat >/dev/null; kill -KILL $$`} {
+		h := pre(t, bash(script))
+		step := h.call(t, "bash", map[string]any{"command": "ls"})
+		assert.True(t, step.Refused, "%s: %s", script, h.diag.text())
+	}
+}
+
+// Cancelling the call stops a slow guard at once: the method returns the
+// context's error, and no process is left.
+func TestCancelStopsAGuard(t *testing.T) {
+	h := pre(t, bash(`cat >/dev/null; sleep 30`))
+	ctx, cancel := context.WithCancel(bg)
+	cancel()
+	_, err := h.run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "bash"})
+	assert.ErrorIs(t, err, context.Canceled)
+
+	ctx, cancel = context.WithTimeout(bg, 300*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err = h.run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "bash"})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(began), 10*time.Second)
 }

@@ -171,7 +171,7 @@ func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage
 	case goos == "windows" && ps != "":
 		h.Argv, h.Dir = []string{"powershell", "-NoProfile", "-NonInteractive", "-Command", ps}, cwd
 	case script != "":
-		h.Argv, h.Dir = bashArgv(script, cwd)
+		h.Argv, h.Dir = bashArgv(script, cwd, guardEvents[ev])
 	default:
 		what := fmt.Sprintf("has only a powershell command, which is not run on %s (never as bash)", goos)
 		if guardEvents[ev] {
@@ -223,15 +223,23 @@ func commands(s *dialect.Settings, path string, cfg entryConfig) (script, ps str
 // bashArgv runs script with bash in cwd: an absolute cwd is the handler's
 // folder; a relative one is entered from the run's workdir (the
 // repository root) before the script runs, and a cwd that cannot be
-// entered fails the entry, as a missing folder does in Copilot CLI.
-func bashArgv(script, cwd string) ([]string, string) {
+// entered fails the entry, as a missing folder does in Copilot CLI. A
+// guard's script runs under a bash that waits for it, so that a script
+// killed by a signal (a crash) is an exit of 128+n, which refuses, as an
+// errored preToolUse hook does; only the entry's own timeout fails open.
+func bashArgv(script, cwd string, guard bool) ([]string, string) {
+	dir := ""
 	switch {
 	case cwd == "" || cwd == ".":
-		return []string{"bash", "-c", script}, ""
 	case filepath.IsAbs(cwd):
-		return []string{"bash", "-c", script}, cwd
+		dir = cwd
+	default:
+		script = "cd -- " + shellQuote(cwd) + " || exit 1\n" + script
 	}
-	return []string{"bash", "-c", "cd -- " + shellQuote(cwd) + " || exit 1\n" + script}, ""
+	if guard {
+		return []string{"bash", "-c", `bash -c "$1"; exit`, "bash", script}, dir
+	}
+	return []string{"bash", "-c", script}, dir
 }
 
 // shellQuote quotes s as one bash word.

@@ -1,10 +1,12 @@
 package cursor_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/cursor"
@@ -231,4 +233,24 @@ func TestSettingsErrors(t *testing.T) {
 	assert.Contains(t, d.text(), `event "afterTabFileEdit" not run by this library`)
 	assert.Contains(t, d.text(), "a prompt hook")
 	assert.True(t, strings.Count(d.text(), "\n") >= 1)
+}
+
+// Cancelling the call stops a slow guard at once.
+func TestCancelStopsAGuard(t *testing.T) {
+	h := shellGuard(t, cmd(`cat >/dev/null; sleep 30`))
+	ctx, cancel := context.WithTimeout(bg, 300*time.Millisecond)
+	defer cancel()
+	began := time.Now()
+	_, err := h.run.BeforeToolExecute(ctx, hooks.ToolCall{Name: "shell", Arguments: map[string]any{"command": "ls"}})
+	assert.ErrorIs(t, err, context.DeadlineExceeded)
+	assert.Less(t, time.Since(began), 10*time.Second)
+}
+
+// A deny quoted in a reason, or a reason that is the word alone, stays an
+// allow.
+func TestAReasonSayingDenyIsNoDeny(t *testing.T) {
+	for _, out := range []string{`{"permission":"allow","agent_message":"deny"}`, `{"permission":"allow","user_message":"permission: deny"}`} {
+		h := shellGuard(t, printing(out))
+		assert.False(t, h.call(t, "shell", map[string]any{"command": "x"}).Refused, out)
+	}
 }
