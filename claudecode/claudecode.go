@@ -17,11 +17,10 @@
 package claudecode
 
 import (
-	"fmt"
-	"log/slog"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // Claude Code hook limits.
@@ -37,22 +36,18 @@ const (
 
 // Option configures Hooks. Values are made by this package's constructors
 // (ToolNames, NamePrefix, Diagnostics, StopContinuations, TranscriptDir,
-// Model); callers only pass them on.
-type Option interface{ apply(*options) }
+// Model), the dialect kit's (package dialect) under this package's names
+// and this package's own; callers only pass them on.
+type Option = dialect.Option
 
-type options struct {
-	toClaude      map[string]string // host tool name -> Claude tool name
-	prefix        string
-	diagnostics   func(hooks.Diagnostic)
-	continuations int
-	transcriptDir string // "": a temporary directory per run
-	model         hooks.ModelFunc
-	bad           error // an option given a value it cannot take
-}
+// spec names the dialect for the kit's options and messages.
+var spec = &dialect.Spec{Name: "Claude Code", Short: "Claude", Package: "claudecode", Prefix: "claude:"}
 
-type optionFunc func(*options)
-
-func (f optionFunc) apply(o *options) { f(o) }
+// The keys of this package's own options (dialect.Setting).
+type (
+	modelKey      struct{}
+	transcriptKey struct{}
+)
 
 // ToolNames maps the host's tool names to Claude Code's ("shell" ->
 // "Bash"), so that scripts written for Claude Code see the names they test
@@ -63,33 +58,19 @@ func (f optionFunc) apply(o *options) { f(o) }
 // a key that is no tool of the run is diagnosed at the first model
 // request that lists the tools (see CheckToolNames). An empty name on
 // either side is an error of Hooks.
-func ToolNames(names map[string]string) Option {
-	return optionFunc(func(o *options) {
-		o.toClaude = make(map[string]string, len(names))
-		for host, claude := range names {
-			if host == "" || claude == "" {
-				o.bad = fmt.Errorf("claudecode: ToolNames: empty tool name in %q -> %q", host, claude)
-			}
-			o.toClaude[host] = claude
-		}
-	})
-}
+func ToolNames(names map[string]string) Option { return dialect.ToolNames(names) }
 
 // NamePrefix sets what the hooks' names start with (default "claude:",
 // giving "claude:PreToolUse"), so that the hooks of user-level and
 // project-level settings can share one chain: a chain refuses two hooks of
 // one name.
-func NamePrefix(prefix string) Option {
-	return optionFunc(func(o *options) { o.prefix = prefix })
-}
+func NamePrefix(prefix string) Option { return dialect.NamePrefix(prefix) }
 
 // Diagnostics sends the load-time diagnostics (an event or a handler type
 // this library does not run, skipped; an unknown key, with the key it
 // resembles) to fn instead of slog. What goes wrong while a run runs goes
 // to the chain's diagnostics (hooks.WithDiagnostics), like any hook's.
-func Diagnostics(fn func(hooks.Diagnostic)) Option {
-	return optionFunc(func(o *options) { o.diagnostics = fn })
-}
+func Diagnostics(fn func(hooks.Diagnostic)) Option { return dialect.Diagnostics(fn) }
 
 // StopContinuations bounds how many times in a row a run may have been
 // sent on (by any hook: Context.Continuations) for the Stop handlers of
@@ -98,9 +79,7 @@ func Diagnostics(fn func(hooks.Diagnostic)) Option {
 // or two settings sets that take turns, would otherwise keep a run going
 // forever. Past the bound the reply stands as final and a
 // diagnostic says so. n <= 0 means no continuation at all.
-func StopContinuations(n int) Option {
-	return optionFunc(func(o *options) { o.continuations = max(n, 0) })
-}
+func StopContinuations(n int) Option { return dialect.Continuations(n) }
 
 // Hooks returns hooks that run the command hooks of a Claude Code settings
 // file, unchanged, in a hooks chain: one Hook per event that has a
@@ -153,23 +132,19 @@ func StopContinuations(n int) Option {
 // so Run.Snapshot carries it and Chain.Resume and Chain.Rehydrate restore
 // it.
 func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
-	o := options{prefix: "claude:", continuations: DefaultStopContinuations}
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&o)
-		}
-	}
-	if o.bad != nil {
-		return nil, o.bad
-	}
-	if o.diagnostics == nil {
-		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
-	}
-	events, err := parseSettings(settings, o.diagnostics, o.model, o.toClaude)
+	o, err := dialect.NewOptions(spec, opts)
 	if err != nil {
 		return nil, err
 	}
-	s := &set{opts: o, hasStop: len(events["Stop"]) > 0}
+	model, _ := o.Value(modelKey{})
+	fn, _ := model.(hooks.ModelFunc)
+	events, err := parseSettings(settings, o.Diagnostics, fn, o.Tools.Names())
+	if err != nil {
+		return nil, err
+	}
+	dir, _ := o.Value(transcriptKey{})
+	tdir, _ := dir.(string)
+	s := &set{opts: o, transcriptDir: tdir, hasStop: len(events["Stop"]) > 0}
 	s.matchers = s.toolMatchers(events)
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
@@ -177,7 +152,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 			for _, hd := range hs {
 				hd.set = s
 			}
-			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
+			out = append(out, &hook{Base: dialect.Base{HookName: o.Prefix + ev}, event: ev, point: eventPoints[ev], handlers: hs, set: s, first: len(out) == 0})
 		}
 	}
 	for _, ev := range firedOrder {
@@ -192,7 +167,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 		}
 	}
 	if len(out) == 0 && s.fired != nil { // a hook that carries the set to Fire, and keeps its run's transcript
-		out = append(out, &hook{name: o.prefix + "Events", event: "Events", handlers: nil, set: s, first: true})
+		out = append(out, &hook{Base: dialect.Base{HookName: o.Prefix + "Events"}, event: "Events", handlers: nil, set: s, first: true})
 	}
 	if len(out) > 0 {
 		out[len(out)-1].(*hook).last = true
@@ -217,11 +192,11 @@ var eventOrder = []string{"SessionStart", "UserPromptSubmit", "PreToolUse",
 
 // hook runs the handlers of one event of one settings file.
 type hook struct {
-	name     string
-	event    string
-	point    hooks.Point
-	handlers []*handler
-	set      *set
+	dialect.Base // its name, "<prefix><event>", and policy Report
+	event        string
+	point        hooks.Point
+	handlers     []*handler
+	set          *set
 	// first and last: the set's first and last hook in list order. The
 	// first keeps the run's transcript current at the before-points and
 	// removes it after the others' AfterRun (reverse list order); the
@@ -229,15 +204,6 @@ type hook struct {
 	// other hooks of the set run at those after-points.
 	first, last bool
 }
-
-// Name is "<prefix><event>".
-func (h *hook) Name() string { return h.name }
-
-// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
-// makes itself, so that the next handler still runs; the hook's own error
-// is a cancellation, or a failClosed handler's failure (hooks.FailClosed),
-// which refuses the call whatever the policy.
-func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
 
 // Handles reports the event's point; BeforeModelRequest for the events
 // that act on the next request (SessionStart's context, an end a tool

@@ -7,6 +7,7 @@ import (
 	"sync"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // advise reports an exit 2 of an event that cannot block: Claude Code
@@ -101,7 +102,7 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 // SessionStart's context, runs UserPromptSubmit handlers on a user's
 // turn, and lets Stop know that a user's turn began.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	h.set.checkTools(c, req.Tools)
+	dialect.CheckOnce(c, &h.set.toolsChecked, req.Tools, h.set.toolProblems)
 	if h.first {
 		h.set.fromRequest(c, req)
 	}
@@ -288,7 +289,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 // larger (it survives a snapshot taken between two steps).
 func (h *hook) stopOutcome(c *hooks.Context, st runState, reasons, added []string) *hooks.ModelResponsePatch {
 	streak := max(c.Continuations(), st.Continuations)
-	if len(reasons) == 0 || streak >= h.set.opts.continuations {
+	if len(reasons) == 0 || streak >= h.set.opts.Continuations {
 		if len(reasons) > 0 {
 			c.Diagnose(fmt.Errorf("the run was sent on %d times in a row, the most the Stop handlers may: this reply stands as final (%s)",
 				streak, strings.Join(reasons, "; ")))

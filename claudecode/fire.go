@@ -111,7 +111,7 @@ func (h *hook) fire(c *hooks.Context, ev Event, inv string, out *Outcome, added 
 		subjects = []string{h.set.claudeName(ev.Subject), ev.Subject}
 	}
 	args, _ := ev.Input["tool_input"].(map[string]any)
-	scope := &hook{name: h.name, event: ev.Name, set: h.set}
+	scope := &hook{Base: h.Base, event: ev.Name, set: h.set}
 	for _, hd := range h.set.fired[ev.Name] {
 		if !scope.takes(c, hd, inv, args, subjects...) {
 			continue

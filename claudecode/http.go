@@ -30,13 +30,13 @@ type httpHook struct {
 func (l loader) httpHandler(event, where, path string, unknown []string, cfg *handlerConfig) (*handler, error) {
 	switch {
 	case cfg.URL == nil || strings.TrimSpace(*cfg.URL) == "":
-		return nil, &settingsError{path: path + ".url", msg: "missing or empty"}
+		return nil, settingsError(path+".url", "missing or empty")
 	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeout):
-		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
+		return nil, settingsError(path+".timeout", fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout))
 	}
 	u, err := url.Parse(*cfg.URL)
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
-		return nil, &settingsError{path: path + ".url", msg: fmt.Sprintf("%q is not an http or https URL", *cfg.URL)}
+		return nil, settingsError(path+".url", fmt.Sprintf("%q is not an http or https URL", *cfg.URL))
 	}
 	l.unknownKeys(path, unknown, handlerKeys)
 	h := &handler{event: event, where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed,

@@ -8,6 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/rienda/hooks/dialect"
 )
 
 // matchTimeout bounds one ECMAScript-only match (see matcher): a matcher
@@ -29,9 +31,9 @@ const matchTimeout = 100 * time.Millisecond
 // the like, or for a subject with \r, \v or a Unicode space.
 type matcher struct {
 	all   bool
-	src   string     // as written
-	path  string     // "hooks.PreToolUse[0].matcher", for messages
-	note  *matchNote // what it has said (names.go), shared by the group's handlers
+	src   string             // as written
+	path  string             // "hooks.PreToolUse[0].matcher", for messages
+	note  *dialect.MatchNote // what it has said (names.go), shared by the group's handlers
 	names []string
 	re2   *regexp.Regexp  // nil: the expression needs regexp2
 	es    *regexp2.Regexp // the expression, as ECMAScript reads it

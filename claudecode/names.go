@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // A matcher or a ToolNames entry that names a tool the run never has
@@ -31,13 +29,6 @@ var claudeTools = []string{"Agent", "AskUserQuestion", "Bash", "BashOutput", "Ed
 	"KillShell", "LS", "MultiEdit", "NotebookEdit", "NotebookRead", "Read", "SlashCommand", "Skill", "Task",
 	"TodoWrite", "WebFetch", "WebSearch", "Write"}
 
-// matchNote is what a group's matcher has said, shared by its handlers.
-type matchNote struct {
-	folded atomic.Bool // it took a tool only with case set aside, and said so
-	typo   atomic.Bool // it missed a tool it is a typo of, and said so
-	missed sync.Map    // tool name -> struct{}: compared for a typo already (a tool is compared once)
-}
-
 // takesFolded reports whether a name of m equals one of subjects once
 // case is set aside (m did not take them as written), and says so once.
 func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
@@ -46,16 +37,16 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 			if s == "" || !strings.EqualFold(name, s) {
 				continue
 			}
-			if m.note != nil && m.note.folded.CompareAndSwap(false, true) {
+			if m.note != nil && m.note.Folded() {
 				c.Diagnose(fmt.Errorf("hooks: Claude Code settings: %s: %q is not the tool %q as written (Claude Code compares names case included): it runs for it, as meant; write %q",
 					m.path, name, s, s))
 			}
 			return true
 		}
 	}
-	if m.note != nil && !m.note.typo.Load() && firstMiss(&m.note.missed, subjects) {
+	if m.note != nil && !m.note.TypoSaid() && m.note.FirstMiss(subjects) {
 		for _, name := range m.names {
-			if like, ok := suggest.Closest(name, subjects); ok && m.note.typo.CompareAndSwap(false, true) {
+			if like, ok := dialect.Closest(name, subjects); ok && m.note.Typo() {
 				c.Diagnose(fmt.Errorf("hooks: Claude Code settings: %s: %q does not take the tool %q (did you mean %q?): its handlers did not run for it",
 					m.path, name, like, like))
 				break
@@ -63,13 +54,6 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 		}
 	}
 	return false
-}
-
-// firstMiss reports whether subjects were not compared before, and
-// records them.
-func firstMiss(missed *sync.Map, subjects []string) bool {
-	_, seen := missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{})
-	return !seen
 }
 
 // loadNames diagnoses, at load, the names of a tool event's matcher that
@@ -88,7 +72,7 @@ func (l loader) loadNames(path string, m matcher) {
 				goto next
 			}
 		}
-		if like, ok := suggest.Closest(name, known); ok {
+		if like, ok := dialect.Closest(name, known); ok {
 			l.skip(path, "%q names no Claude Code tool and no tool of ToolNames (did you mean %q?): it runs only for a host tool of that exact name", name, like)
 		}
 	next:
@@ -113,21 +97,6 @@ func (s *set) toolMatchers(events map[string][]*handler) []matcher {
 	return out
 }
 
-// checkTools says, once per set, what of its matchers and ToolNames names
-// no tool the model is offered.
-func (s *set) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
-	if len(tools) == 0 || !s.toolsChecked.CompareAndSwap(false, true) {
-		return
-	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	for _, err := range s.toolProblems(names) {
-		c.Diagnose(err)
-	}
-}
-
 // toolProblems are the set's matchers that take none of the host tools
 // (by their name or their Claude Code name), and the ToolNames keys that
 // are none of them.
@@ -145,22 +114,7 @@ func (s *set) toolProblems(host []string) []error {
 			out = append(out, err)
 		}
 	}
-	for _, key := range sortedKeys(s.opts.toClaude) {
-		if slices.Contains(host, key) {
-			continue
-		}
-		if h, ok := s.foldedKey(key, host); ok {
-			out = append(out, fmt.Errorf("claudecode: ToolNames: %q is not the tool %q as written: it maps %q to %q, as meant; write %q", key, h, h, s.claudeName(h), h))
-			continue
-		}
-		hint := ""
-		if like, ok := suggest.Closest(key, host); ok {
-			hint = fmt.Sprintf(" (did you mean %q?)", like)
-		}
-		out = append(out, fmt.Errorf("claudecode: ToolNames: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
-			key, hint, s.opts.toClaude[key], strings.Join(host, ", ")))
-	}
-	return out
+	return append(out, s.opts.Tools.KeyProblems("claudecode: ToolNames", host, true)...)
 }
 
 // problem is what is wrong with m against the run's tool names (host and
@@ -188,7 +142,7 @@ func (m matcher) problem(subjects []string) error {
 			continue
 		}
 		hint := ""
-		if like, ok := suggest.Closest(name, subjects); ok {
+		if like, ok := dialect.Closest(name, subjects); ok {
 			hint = fmt.Sprintf(" (did you mean %q?)", like)
 		}
 		what := fmt.Sprintf("%q names no tool of this run%s, so its handlers never run", name, hint)
@@ -224,20 +178,6 @@ func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, e
 	return hs[0].(*hook).set.toolProblems(tools), nil
 }
 
-// foldedKey is the host tool that ToolNames' key maps once case is set
-// aside (see set.claudeName).
-func (s *set) foldedKey(key string, host []string) (string, bool) {
-	for _, h := range host {
-		if _, ok := s.opts.toClaude[h]; ok {
-			continue // mapped as written
-		}
-		if _, k, ok := s.foldedName(h); ok && strings.EqualFold(k, key) {
-			return h, true
-		}
-	}
-	return "", false
-}
-
 // noteToolName says, once per set, that a tool call's name is mapped by
 // a ToolNames key only once case is set aside: a host that never lists
 // its tools in a model request hears it here.
@@ -245,10 +185,7 @@ func (s *set) noteToolName(c *hooks.Context, host string) {
 	if s.foldNoted.Load() {
 		return
 	}
-	if _, ok := s.opts.toClaude[host]; ok {
-		return
-	}
-	if name, key, ok := s.foldedName(host); ok && s.foldNoted.CompareAndSwap(false, true) {
+	if name, key, ok := s.opts.Tools.Folded(host); ok && s.foldNoted.CompareAndSwap(false, true) {
 		c.Diagnose(fmt.Errorf("claudecode: ToolNames: %q is not the tool %q as written: it maps %q to %q, as meant; write %q", key, host, host, name, host))
 	}
 }

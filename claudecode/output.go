@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 )
 
@@ -44,15 +45,7 @@ type permissionDecision struct {
 // rest of the decision. exactjson matches the names exactly, as Claude
 // Code's JSON.parse and property reads do: "PermissionDecision" is not
 // "permissionDecision", and a key given twice keeps its last value.
-type rawOutput struct {
-	Continue           json.RawMessage `json:"continue"`
-	StopReason         json.RawMessage `json:"stopReason"`
-	SuppressOutput     json.RawMessage `json:"suppressOutput"`
-	SystemMessage      json.RawMessage `json:"systemMessage"`
-	Decision           json.RawMessage `json:"decision"`
-	Reason             json.RawMessage `json:"reason"`
-	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
-}
+type rawOutput = dialect.CommonOutput
 
 type rawSpecific struct {
 	HookEventName            json.RawMessage `json:"hookEventName"`
@@ -68,7 +61,7 @@ type rawSpecific struct {
 
 // The keys of each object, for a misspelt key's did-you-mean.
 var (
-	outputKeys   = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
+	outputKeys   = dialect.CommonOutputKeys
 	specificKeys = []string{"hookEventName", "permissionDecision", "permissionDecisionReason", "updatedInput",
 		"additionalContext", "updatedToolOutput", "updatedMCPToolOutput", "suppressOriginalPrompt", "decision"}
 )

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 )
 
@@ -23,7 +24,7 @@ const DefaultPromptTimeout = 30 * time.Second
 // load-time diagnostic. "agent" handlers, which Claude Code runs as a
 // subagent with tools, are skipped either way (see docs/claudecode.md).
 func Model(fn hooks.ModelFunc) Option {
-	return optionFunc(func(o *options) { o.model = fn })
+	return dialect.Setting(modelKey{}, fn)
 }
 
 // promptHook is what a "prompt" handler asks.
@@ -47,9 +48,9 @@ func (l loader) promptHandler(event, where, path string, unknown []string, cfg *
 	}
 	switch {
 	case cfg.Prompt == nil || strings.TrimSpace(*cfg.Prompt) == "":
-		return nil, &settingsError{path: path + ".prompt", msg: "missing or empty"}
+		return nil, settingsError(path+".prompt", "missing or empty")
 	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeout):
-		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
+		return nil, settingsError(path+".timeout", fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout))
 	}
 	l.unknownKeys(path, unknown, handlerKeys)
 	h := &handler{event: event, where: where, timeout: DefaultPromptTimeout, failClosed: cfg.FailClosed,

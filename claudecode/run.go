@@ -7,13 +7,12 @@ import (
 	"errors"
 	"fmt"
 	"maps"
-	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/proc"
 )
 
@@ -152,10 +151,7 @@ func (h *handler) job(c *hooks.Context, in input) (func(context.Context) result,
 
 // stdin is the JSON input of h: in, with what every event has.
 func (h *handler) stdin(c *hooks.Context, in input) ([]byte, error) {
-	cwd := c.Workdir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
+	cwd := dialect.Workdir(c)
 	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
 	in.TranscriptPath = h.set.path(c)
 	var v any = in
@@ -181,11 +177,7 @@ func (h *handler) command(c *hooks.Context, in input) (proc.Command, error) {
 	if err != nil {
 		return proc.Command{}, err
 	}
-	cwd := c.Workdir
-	if cwd == "" {
-		cwd, _ = os.Getwd()
-	}
-	env := append(withoutKey(environ(c.Env), "CLAUDE_PROJECT_DIR"), "CLAUDE_PROJECT_DIR="+cwd)
+	env := dialect.Environ(c, map[string]string{"CLAUDE_PROJECT_DIR": dialect.Workdir(c)})
 	return proc.Command{Argv: h.argv, Dir: c.Workdir, Env: env,
 		Stdin: stdin, Timeout: h.timeout, MaxOut: maxOutput, DrainOut: maxDrained}, nil
 }
@@ -285,40 +277,7 @@ func cut(s string) string {
 
 // encodeJSON is v's JSON without HTML escaping (a command's "<" and "&"
 // go as themselves, as Claude Code sends them).
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
-}
-
-// environ is the run's environment as KEY=value lines, in order; nil is
-// the process environment.
-func environ(env map[string]string) []string {
-	if env == nil {
-		return os.Environ()
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
-}
-
-// withoutKey is env without the entries of key.
-func withoutKey(env []string, key string) []string {
-	out := env[:0:0]
-	for _, kv := range env {
-		if !strings.HasPrefix(kv, key+"=") {
-			out = append(out, kv)
-		}
-	}
-	return out
-}
+func encodeJSON(v any) ([]byte, error) { return dialect.EncodeJSON(v) }
 
 // settle reports a handler's failure and what its output had that was
 // ignored (diagnostics), and sends its systemMessage on; it reports

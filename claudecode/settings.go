@@ -5,12 +5,12 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
-	"slices"
 	"sort"
 	"strings"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 	"github.com/rienda/hooks/internal/suggest"
 )
@@ -75,16 +75,10 @@ var (
 // time.Duration without overflow; a larger one is a mistake.
 var maxTimeout = float64(math.MaxInt64 / int64(time.Second))
 
-// settingsError is a settings file that cannot be loaded, at path.
-type settingsError struct{ path, msg string }
-
-// Error reads "hooks: settings: hooks.PreToolUse[0].hooks: missing …",
-// as the settings errors of the other hook kinds do.
-func (e *settingsError) Error() string {
-	if e.path == "" {
-		return "hooks: settings: " + e.msg
-	}
-	return "hooks: settings: " + e.path + ": " + e.msg
+// settingsError is a settings file that cannot be loaded: path names the
+// entry ("hooks.PreToolUse[0].hooks[1]").
+func settingsError(path, msg string) error {
+	return &dialect.SettingsError{Label: "hooks: settings", Where: path, Msg: msg}
 }
 
 // loader reads one settings file and reports what it skips.
@@ -123,7 +117,7 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return nil, &settingsError{msg: "Claude Code " + msg}
+		return nil, settingsError("", "Claude Code "+msg)
 	}
 	alone := false
 	for _, k := range sortedKeys(top) {
@@ -141,7 +135,7 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 	if raw, ok := top["hooks"]; ok {
 		var events map[string]json.RawMessage
 		if err := json.Unmarshal(raw, &events); err != nil || events == nil {
-			return nil, &settingsError{path: "hooks", msg: "must be an object of events ({\"PreToolUse\": [...]})"}
+			return nil, settingsError("hooks", "must be an object of events ({\"PreToolUse\": [...]})")
 		}
 		return events, nil
 	}
@@ -153,12 +147,8 @@ func (l loader) hooksObject(settings []byte) (map[string]json.RawMessage, error)
 
 // parseSettings decodes the handlers of each event this library runs, and
 // diagnoses what it skips.
-func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc, toClaude map[string]string) (map[string][]*handler, error) {
-	l := loader{diag: diag, model: model}
-	for host, claude := range toClaude {
-		l.mapped = append(l.mapped, host, claude)
-	}
-	slices.Sort(l.mapped)
+func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.ModelFunc, mapped []string) (map[string][]*handler, error) {
+	l := loader{diag: diag, model: model, mapped: mapped}
 	events, err := l.hooksObject(settings)
 	if err != nil {
 		return nil, err
@@ -167,7 +157,7 @@ func parseSettings(settings []byte, diag func(hooks.Diagnostic), model hooks.Mod
 	for _, ev := range sortedKeys(events) { // diagnostics and errors in a stable order
 		var groups []json.RawMessage
 		if err := json.Unmarshal(events[ev], &groups); err != nil || groups == nil {
-			return nil, &settingsError{path: "hooks." + ev, msg: "must be a list of matcher groups ([{\"matcher\": …, \"hooks\": [...]}])"}
+			return nil, settingsError("hooks."+ev, "must be a list of matcher groups ([{\"matcher\": …, \"hooks\": [...]}])")
 		}
 		if _, known := eventPoints[ev]; !known && !firedEvents[ev] {
 			hint := ""
@@ -195,11 +185,11 @@ func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error)
 	var g groupConfig
 	unknown, err := exactjson.Unmarshal(raw, &g)
 	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return nil, &settingsError{path: path, msg: "must be an object {\"matcher\": \"…\", \"hooks\": [...]}" + cause(err)}
+		return nil, settingsError(path, "must be an object {\"matcher\": \"…\", \"hooks\": [...]}"+cause(err))
 	}
 	l.unknownKeys(path, unknown, groupKeys)
 	if g.Hooks == nil {
-		return nil, &settingsError{path: path + ".hooks", msg: "missing: a group needs a list of handlers"}
+		return nil, settingsError(path+".hooks", "missing: a group needs a list of handlers")
 	}
 	text := ""
 	if g.Matcher != nil {
@@ -207,9 +197,9 @@ func (l loader) group(ev string, i int, raw json.RawMessage) ([]*handler, error)
 	}
 	m, err := compileMatcher(text)
 	if err != nil {
-		return nil, &settingsError{path: path + ".matcher", msg: err.Error()}
+		return nil, settingsError(path+".matcher", err.Error())
 	}
-	m.src, m.path, m.note = text, path+".matcher", &matchNote{}
+	m.src, m.path, m.note = text, path+".matcher", &dialect.MatchNote{}
 	if toolEvents[ev] {
 		l.loadNames(m.path, m)
 	}
@@ -233,11 +223,11 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	var cfg handlerConfig
 	unknown, err := exactjson.Unmarshal(raw, &cfg)
 	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
-		return nil, &settingsError{path: path, msg: "must be an object {\"type\": \"command\", \"command\": \"…\"}" + cause(err)}
+		return nil, settingsError(path, "must be an object {\"type\": \"command\", \"command\": \"…\"}"+cause(err))
 	}
 	switch {
 	case cfg.Type == nil:
-		return nil, &settingsError{path: path + ".type", msg: "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")"}
+		return nil, settingsError(path+".type", "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")")
 	case *cfg.Type == "http":
 		return l.httpHandler(event, where, path, unknown, &cfg)
 	case *cfg.Type == "prompt":
@@ -249,9 +239,9 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 		l.skip(path, "handler type %q not run by this library, skipped; only \"command\" and \"http\" handlers run (\"prompt\" with claudecode.Model)", *cfg.Type)
 		return nil, nil
 	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
-		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}
+		return nil, settingsError(path+".command", "missing or empty")
 	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeout):
-		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout)}
+		return nil, settingsError(path+".timeout", fmt.Sprintf("must be a positive number of seconds, not %v", *cfg.Timeout))
 	}
 	l.unknownKeys(path, unknown, handlerKeys)
 	h := &handler{event: event, where: where, timeout: DefaultTimeout, failClosed: cfg.FailClosed}
@@ -277,7 +267,7 @@ func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
 		dst  *bool
 	}{{"once", cfg.Once, &h.once}, {"async", cfg.Async, &h.async}} {
 		if len(f.raw) > 0 && json.Unmarshal(f.raw, f.dst) != nil {
-			return &settingsError{path: path + "." + f.name, msg: fmt.Sprintf("must be true or false, not %s", f.raw)}
+			return settingsError(path+"."+f.name, fmt.Sprintf("must be true or false, not %s", f.raw))
 		}
 	}
 	if cfg.If == nil {
@@ -289,7 +279,7 @@ func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
 	}
 	r, err := parseRule(*cfg.If)
 	if err != nil {
-		return &settingsError{path: path + ".if", msg: err.Error()}
+		return settingsError(path+".if", err.Error())
 	}
 	h.rule = &r
 	return nil

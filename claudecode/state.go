@@ -1,21 +1,21 @@
 package claudecode
 
 import (
-	"encoding/json"
-	"fmt"
-	"strings"
 	"sync"
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // set is what the hooks of one Hooks call share: the options, and the
 // notes its Stop hook leaves for its UserPromptSubmit hook. Everything a
 // run must keep is in each hook's run state (runState), never here.
 type set struct {
-	opts    options
-	hasStop bool
+	opts *dialect.Options
+	// transcriptDir is TranscriptDir's ("": a temporary directory per run).
+	transcriptDir string
+	hasStop       bool
 	// matchers are the set's tool events' matchers, and toolsChecked
 	// whether they were checked against a run's tools (names.go).
 	matchers     []matcher
@@ -85,71 +85,20 @@ type runState struct {
 	ContinuedAt *int `json:"continuedAt,omitempty"`
 }
 
-// load returns the running hook's state for this run: the zero state at
-// first, the value save set, or, after a snapshot was restored, its JSON
-// decoded. A restored state that does not decode is a diagnostic, and
-// the run goes on from the zero state.
-func load(c *hooks.Context) runState {
-	switch v := c.State().(type) {
-	case nil:
-		return runState{}
-	case runState:
-		return v
-	default:
-		var st runState
-		raw, err := json.Marshal(v)
-		if err == nil {
-			err = json.Unmarshal(raw, &st)
-		}
-		if err != nil {
-			c.Diagnose(fmt.Errorf("the run state of this Claude Code hook cannot be read (%v): it starts again from nothing", err))
-			return runState{}
-		}
-		return st
-	}
-}
+// load returns the running hook's state for this run (dialect.Load: a
+// restored state that does not decode is a diagnostic, and the run goes
+// on from the zero state).
+func load(c *hooks.Context) runState { return dialect.Load[runState](c, "Claude Code hook") }
 
 // save makes st the running hook's state for this run; the zero state is
 // kept as nil, so that a snapshot holds only hooks with something to say.
-func save(c *hooks.Context, st runState) {
-	if st == (runState{}) {
-		if c.State() != nil {
-			c.SetState(nil)
-		}
-		return
-	}
-	c.SetState(st)
-}
+func save(c *hooks.Context, st runState) { dialect.Save(c, st) }
 
 // claudeName is the Claude Code name of a host tool. A ToolNames key in
 // another case than the host's tool ("Shell" for "shell") maps it, as
 // meant, when every such key maps to the same name (see names.go: the
 // run says so).
-func (s *set) claudeName(host string) string {
-	if name, ok := s.opts.toClaude[host]; ok {
-		return name
-	}
-	if name, _, ok := s.foldedName(host); ok {
-		return name
-	}
-	return host
-}
-
-// foldedName is the Claude Code name the ToolNames keys equal to host
-// once case is set aside give it, and one such key; ok only when there
-// is at least one and they agree.
-func (s *set) foldedName(host string) (name, key string, ok bool) {
-	for k, v := range s.opts.toClaude {
-		if !strings.EqualFold(k, host) {
-			continue
-		}
-		if ok && v != name {
-			return "", "", false
-		}
-		name, key, ok = v, k, true
-	}
-	return name, key, ok
-}
+func (s *set) claudeName(host string) string { return s.opts.Tools.Dialect(host) }
 
 // userTurn reports whether req is a user's turn: its last message is the
 // user's, and it is not a request that carries a continuation: the run's

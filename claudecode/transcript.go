@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // TranscriptDir makes the transcripts handlers read (transcript_path) files
@@ -20,12 +21,12 @@ import (
 // default each run's transcript is in a temporary directory of its own,
 // removed when the run ends (Run.End).
 func TranscriptDir(dir string) Option {
-	return optionFunc(func(o *options) {
+	return func(o *dialect.Options) {
 		if dir == "" {
-			o.bad = fmt.Errorf("claudecode: TranscriptDir: empty directory")
+			o.Fail(fmt.Errorf("TranscriptDir: empty directory"))
 		}
-		o.transcriptDir = dir
-	})
+		dialect.Setting(transcriptKey{}, dir)(o)
+	}
 }
 
 // entry is one line of a transcript, in Claude Code's own format.
@@ -75,8 +76,8 @@ func (s *set) transcriptOf(c *hooks.Context) (*transcript, error) {
 		return r
 	}, name) + ".jsonl"
 	t := &transcript{dirty: true}
-	if s.opts.transcriptDir != "" {
-		t.path = filepath.Join(s.opts.transcriptDir, name)
+	if s.transcriptDir != "" {
+		t.path = filepath.Join(s.transcriptDir, name)
 	} else {
 		dir, err := os.MkdirTemp("", "claude-transcript-")
 		if err != nil {

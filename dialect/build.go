@@ -303,3 +303,15 @@ func (h *hook) keep(c *hooks.Context, pending string, end *string) {
 	}
 	Save(c, st)
 }
+
+// Base gives a dialect's own hook type its name and its default policy,
+// Report: a handler's failure is a diagnostic the hook makes itself, so
+// that the next handler still runs; a refusal on failure is returned as
+// hooks.FailClosed, which refuses whatever the policy. Embed it.
+type Base struct{ HookName string }
+
+// Name is the hook's name ("<prefix><event>").
+func (b *Base) Name() string { return b.HookName }
+
+// DefaultPolicy is Report.
+func (b *Base) DefaultPolicy() hooks.Policy { return hooks.Report }

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"sync"
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
@@ -37,6 +38,7 @@ type ToolMatcher struct {
 	all   bool
 	names []string // the exact names, or nil
 	re    *regexp.Regexp
+	note  MatchNote // what it said at a call (a name taken with case set aside)
 }
 
 // NewMatcher reads src, at path, as mode says. A regular expression that
@@ -111,16 +113,57 @@ type ToolCheck struct {
 // Check reports Problems once per settings set, as diagnostics of the
 // running hook, when tools is not empty.
 func (t *ToolCheck) Check(c *hooks.Context, tools []hooks.ToolSpec) {
-	if len(tools) == 0 || !t.checked.CompareAndSwap(false, true) {
+	CheckOnce(c, &t.checked, tools, t.Problems)
+}
+
+// CheckOnce reports problems(the tools' names) as diagnostics of the
+// running hook, the first time it is called with tools for done: a
+// dialect with its own name rules (its own Problems) checks once per
+// settings set, at the first model request that lists the run's tools.
+func CheckOnce(c *hooks.Context, done *atomic.Bool, tools []hooks.ToolSpec, problems func(host []string) []error) {
+	if len(tools) == 0 || !done.CompareAndSwap(false, true) {
 		return
 	}
 	names := make([]string, len(tools))
 	for i, s := range tools {
 		names[i] = s.Name
 	}
-	for _, err := range t.Problems(names) {
+	for _, err := range problems(names) {
 		c.Diagnose(err)
 	}
+}
+
+// KeyProblems are the ToolNames keys that are no tool of host: a key
+// equal to a host tool once case is set aside maps it, as meant (when
+// the map folds: ToolMap.Dialect), and says so; any other is a problem
+// with a did-you-mean. option starts each message ("codex: ToolNames").
+func (m ToolMap) KeyProblems(option string, host []string, folds bool) []error {
+	var out []error
+	for _, key := range m.Keys() {
+		if slices.Contains(host, key) {
+			continue
+		}
+		if h, ok := m.foldedKey(key, host); ok && folds {
+			out = append(out, fmt.Errorf("%s: %q is not the tool %q as written: it maps %q to %q, as meant; write %q", option, key, h, h, m.Dialect(h), h))
+			continue
+		}
+		out = append(out, fmt.Errorf("%s: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
+			option, key, DidYouMean(key, host), m.Exact(key), strings.Join(host, ", ")))
+	}
+	return out
+}
+
+// foldedKey is the host tool that key maps once case is set aside.
+func (m ToolMap) foldedKey(key string, host []string) (string, bool) {
+	for _, h := range host {
+		if m.Mapped(h) {
+			continue
+		}
+		if _, k, ok := m.Folded(h); ok && strings.EqualFold(k, key) {
+			return h, true
+		}
+	}
+	return "", false
 }
 
 // Problems are, against the host's tool names: each matcher that takes
@@ -154,12 +197,33 @@ func (t *ToolCheck) Problems(host []string) []error {
 			out = append(out, fmt.Errorf("%s: %s: %s; the tools are %s", t.Label, m.Path, what, list))
 		}
 	}
-	for _, key := range t.Tools.Keys() {
-		if slices.Contains(host, key) {
-			continue
-		}
-		out = append(out, fmt.Errorf("%s: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
-			t.Option, key, DidYouMean(key, host), t.Tools.Exact(key), strings.Join(host, ", ")))
-	}
-	return out
+	return append(out, t.Tools.KeyProblems(t.Option, host, true)...)
+}
+
+// MatchNote is what a matcher group has said about names, shared by its
+// handlers, so that each thing is said once per group, not once per call:
+// that it took a tool only with case set aside (Folded), and that it
+// missed a tool it is a typo of (Typo, after FirstMiss).
+type MatchNote struct {
+	folded atomic.Bool
+	typo   atomic.Bool
+	missed sync.Map // the subjects compared for a typo already, joined
+}
+
+// Folded reports whether this is the first time the group says it took
+// a tool with case set aside.
+func (n *MatchNote) Folded() bool { return n.folded.CompareAndSwap(false, true) }
+
+// Typo reports whether this is the first time the group says it missed a
+// tool it is a typo of.
+func (n *MatchNote) Typo() bool { return n.typo.CompareAndSwap(false, true) }
+
+// TypoSaid reports whether the group said it already.
+func (n *MatchNote) TypoSaid() bool { return n.typo.Load() }
+
+// FirstMiss reports whether subjects (a call's tool names) were not
+// compared for a typo before, and records them: a tool is compared once.
+func (n *MatchNote) FirstMiss(subjects []string) bool {
+	_, seen := n.missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{})
+	return !seen
 }

@@ -52,7 +52,7 @@ func NewOptions(spec *Spec, opts []Option) (*Options, error) {
 		}
 	}
 	if o.toolNames != nil {
-		tm, err := NewToolMap(o.toolNames, spec.Name, spec.UniqueToolNames)
+		tm, err := NewToolMap(o.toolNames, spec.short(), spec.UniqueToolNames)
 		if err != nil {
 			o.bad = append(o.bad, err)
 		}

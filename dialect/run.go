@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 )
@@ -39,12 +40,39 @@ func (e *handlerError) BlockMessage() string {
 }
 
 // matches reports whether hd runs at at: every handler, or, at a tool
-// event, one whose matcher takes the tool's dialect or host name.
-func (h *hook) matches(hd *Handler, at *At) bool {
+// event, one whose matcher takes the tool's dialect or host name. A
+// ToolMatcher's name that is the tool's once case is set aside takes it,
+// with a diagnostic once per matcher: "bash" for "Bash" is unambiguous,
+// and a guard that never ran because of it would fail silently.
+func (h *hook) matches(c *hooks.Context, hd *Handler, at *At) bool {
 	if hd.Matcher == nil || !h.event.When.tool() {
 		return true
 	}
-	return hd.Matcher.Match(at.Tool) || at.Call != nil && at.Call.Name != at.Tool && hd.Matcher.Match(at.Call.Name)
+	subjects := []string{at.Tool}
+	if at.Call != nil && at.Call.Name != at.Tool {
+		subjects = append(subjects, at.Call.Name)
+	}
+	for _, s := range subjects {
+		if hd.Matcher.Match(s) {
+			return true
+		}
+	}
+	m, ok := hd.Matcher.(*ToolMatcher)
+	if !ok {
+		return false
+	}
+	for _, n := range m.names {
+		for _, s := range subjects {
+			if strings.EqualFold(n, s) {
+				if m.note.Folded() {
+					c.Diagnose(fmt.Errorf("%s: %s settings: %s: %q is not the tool %q as written (names match case included): it runs for it, as meant; write %q",
+						h.spec.pkg(), h.spec.Name, m.Path, n, s, s))
+				}
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // each runs the handlers that match at, in order, giving each Decision to
@@ -54,7 +82,7 @@ func (h *hook) matches(hd *Handler, at *At) bool {
 // (hooks.FailClosed).
 func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decision, error) {
 	for _, hd := range h.handlers {
-		if !h.matches(hd, at) {
+		if !h.matches(c, hd, at) {
 			continue
 		}
 		at.Handler = hd
@@ -81,24 +109,25 @@ func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decis
 // one runs hd and reads its output. refuse is a failure that refuses the
 // call (a ToolCall event only); other failures are diagnostics.
 func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse error, err error) {
-	fail := func(msg string, cause error) (Decision, error, error) {
+	guard := h.event.When == ToolCall
+	fail := func(msg string, cause error, closed bool) (Decision, error, error) {
 		e := &handlerError{spec: h.spec, where: hd.Where, msg: msg, err: cause}
-		guard := h.event.When == ToolCall
-		if guard && (errors.Is(cause, ErrOutputTooLarge) || hd.FailClosed || h.event.FailClosed) {
+		if guard && (closed || errors.Is(cause, ErrOutputTooLarge) || hd.FailClosed || h.event.FailClosed) {
 			return Decision{}, e, nil
 		}
 		c.Diagnose(e)
 		return Decision{}, nil, nil
 	}
+	// A call the guard cannot be shown is refused: it would run unseen.
 	var input any = common(c, at)
 	if h.event.Input != nil {
 		if input, err = h.event.Input(c, at); err != nil {
-			return fail("its input cannot be built", err)
+			return fail("its input cannot be built", err, true)
 		}
 	}
 	stdin, err := EncodeJSON(input)
 	if err != nil {
-		return fail("its input cannot be sent as JSON", err)
+		return fail("its input cannot be sent as JSON", err, true)
 	}
 	out, err := Exec(c, Command{Argv: hd.Argv, Dir: hd.Dir, Env: Environ(c, hd.Env), Stdin: stdin,
 		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput})
@@ -118,15 +147,22 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 	}
 	switch {
 	case out.Err != nil:
-		return fail("failed", out.Err)
+		return fail("failed", out.Err, false)
 	case derr != nil:
-		return fail("printed what cannot be read", derr)
+		return fail("printed what cannot be read", derr, false)
 	case out.ExitCode != 0 && !d.Block:
-		d2, refuse, _ := fail(fmt.Sprintf("exited %d", out.ExitCode), errors.New(tail(out.Stderr)))
+		d2, refuse, _ := fail(fmt.Sprintf("exited %d", out.ExitCode), errors.New(tail(out.Stderr)), false)
 		if refuse != nil {
 			return d2, refuse, nil
 		}
 	}
+	if d.Block && strings.TrimSpace(d.Reason) == "" {
+		d.Reason = evidentReason(h.spec, hd)
+		if h.event.When == FinalReply {
+			d.Reason = h.spec.Name + " hook " + hd.Where + " asked to go on"
+		}
+	}
+	d.Reason = cut(d.Reason)
 	return d, nil, nil
 }
 
@@ -134,6 +170,23 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 // evidently: it names the handler, not the text.
 func evidentReason(spec *Spec, hd *Handler) string {
 	return "refused by " + spec.Name + " hook " + hd.Where
+}
+
+// maxReason bounds what the model reads of a reason: a guard that quotes
+// a huge input does not flood the conversation.
+const maxReason = 16 << 10
+
+// cut is s, or its start with a note of its length when longer than
+// maxReason.
+func cut(s string) string {
+	if len(s) <= maxReason {
+		return s
+	}
+	end := maxReason
+	for end > 0 && !utf8.RuneStart(s[end]) {
+		end--
+	}
+	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
 }
 
 // tail is stderr for a message, or a note that there was none.

@@ -13,6 +13,9 @@ import (
 type Spec struct {
 	// Name is the agent CLI's name, in messages ("Codex").
 	Name string
+	// Short is the name of the agent CLI's tool names, in messages ("the
+	// Gemini name"); "" is Name.
+	Short string
 	// Package is the Go package's name, starting errors ("codex"); ""
 	// takes Name in lower case without spaces.
 	Package string
@@ -32,6 +35,14 @@ func (s *Spec) pkg() string {
 		return s.Package
 	}
 	return strings.ToLower(strings.ReplaceAll(s.Name, " ", ""))
+}
+
+// short is Short, or Name.
+func (s *Spec) short() string {
+	if s.Short != "" {
+		return s.Short
+	}
+	return s.Name
 }
 
 // Event returns the event of the table with that name.

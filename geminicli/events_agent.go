@@ -173,7 +173,7 @@ func (h *hook) afterAgent(c *hooks.Context, resp hooks.ModelResponse) (*hooks.Mo
 		reason := m.effectiveReason()
 		// The run's streak counts too: sets that take turns sending a run on
 		// bound one streak (Context.Continuations).
-		if streak := max(t.Retries, c.Continuations()); streak < h.set.opts.retries {
+		if streak := max(t.Retries, c.Continuations()); streak < h.set.opts.Continuations {
 			calls := c.ModelCalls()
 			t.Active, t.Retries, t.RetriedAt = true, t.Retries+1, &calls
 			save(c, st)

@@ -4,15 +4,15 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"slices"
 	"sort"
 
 	"github.com/rienda/hooks"
 )
 
 // requestInput is req as the llm_request of a handler's input.
-func requestInput(req hooks.ModelRequest) json.RawMessage {
+func (s *set) requestInput(req hooks.ModelRequest) json.RawMessage {
 	view, _ := hookRequest(req)
+	view.ToolConfig = s.hookToolConfig(req.ToolChoice)
 	data, err := encodeJSON(view)
 	if err != nil { // text that JSON cannot carry: a request without it
 		data = []byte(`{"model":"","messages":[],"config":{}}`)
@@ -45,7 +45,7 @@ func foldRequest(in *input, o *output) {
 // called), else ends the run with the reason; otherwise llm_request
 // rewrites the request's model and messages.
 func (h *hook) beforeModel(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	results, err := h.fire(c, input{LLMRequest: requestInput(req)}, foldRequest)
+	results, err := h.fire(c, input{LLMRequest: h.set.requestInput(req)}, foldRequest)
 	if err != nil {
 		return nil, err
 	}
@@ -70,29 +70,29 @@ func (h *hook) beforeModel(c *hooks.Context, req hooks.ModelRequest) (*hooks.Mod
 	if m.spec.LLMRequest == nil {
 		return nil, nil
 	}
-	model, msgs := requestChange(c, m.spec.LLMRequest, req)
-	if model == nil && msgs == nil {
+	model, msgs, settings := requestChange(c, m.spec.LLMRequest, req)
+	if model == nil && msgs == nil && settings == nil {
 		return nil, nil
 	}
-	return &hooks.ModelRequestPatch{Model: model, Messages: msgs}, nil
+	return &hooks.ModelRequestPatch{Model: model, Messages: msgs, Settings: settings}, nil
 }
 
-// toolConfig is hookSpecificOutput.toolConfig.
+// toolConfig is hookSpecificOutput.toolConfig, and LLMRequest.toolConfig.
 type toolConfig struct {
-	Mode                 string   `json:"mode"`
-	AllowedFunctionNames []string `json:"allowedFunctionNames"`
+	Mode                 string   `json:"mode,omitempty"`
+	AllowedFunctionNames []string `json:"allowedFunctionNames,omitempty"`
 }
 
-// beforeToolSelection runs BeforeToolSelection handlers and narrows the
-// tools offered as the runner merges their toolConfig: any "NONE" offers
-// none; otherwise the union of every allowedFunctionNames (none given:
-// every tool). "ANY" (force a tool call) has no counterpart here.
+// beforeToolSelection runs BeforeToolSelection handlers and applies their
+// toolConfig as the runner merges it (see toolChoice): any "NONE" calls
+// no tool; otherwise "ANY" over "AUTO", and the union of every
+// allowedFunctionNames narrows the tools offered (none given: every tool).
 func (h *hook) beforeToolSelection(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	results, err := h.fire(c, input{LLMRequest: requestInput(req)}, nil)
+	results, err := h.fire(c, input{LLMRequest: h.set.requestInput(req)}, nil)
 	if err != nil {
 		return nil, err
 	}
-	none, anyMode := false, false
+	mode := ""
 	names := map[string]bool{}
 	for _, o := range outputs(results) {
 		if o.blocking() || o.stops() {
@@ -102,33 +102,24 @@ func (h *hook) beforeToolSelection(c *hooks.Context, req hooks.ModelRequest) (*h
 		if o.spec.ToolConfig == nil || json.Unmarshal(o.spec.ToolConfig, &tc) != nil {
 			continue
 		}
-		none = none || tc.Mode == "NONE"
-		anyMode = anyMode || tc.Mode == "ANY"
+		if mode == "" {
+			mode = modeAuto // a toolConfig without "NONE" or "ANY" merges to "AUTO", as Gemini CLI's aggregator has it
+		}
+		switch {
+		case tc.Mode == modeNone || mode == modeNone:
+			mode = modeNone
+		case tc.Mode == modeAny || mode == modeAny:
+			mode = modeAny
+		case tc.Mode == modeAuto:
+			mode = modeAuto
+		case tc.Mode != "":
+			c.Diagnose(fmt.Errorf(`a Gemini CLI BeforeToolSelection hook set toolConfig.mode %q, which is none of "AUTO", "ANY", "NONE": it reads as "AUTO", as in Gemini CLI`, tc.Mode))
+		}
 		for _, n := range tc.AllowedFunctionNames {
 			names[n] = true
 		}
 	}
-	if none {
-		return &hooks.ModelRequestPatch{Tools: []hooks.ToolSpec{}}, nil
-	}
-	if anyMode {
-		c.Diagnose(errors.New(`a Gemini CLI BeforeToolSelection hook set mode "ANY" (force a tool call), which a ModelRequest cannot say: the model chooses`))
-	}
-	if len(names) == 0 {
-		return nil, nil
-	}
-	if req.Tools == nil {
-		c.Diagnose(fmt.Errorf("the Gemini CLI BeforeToolSelection hooks allow only %v, but the host gave no ModelRequest.Tools to narrow", sortedKeys(names)))
-		return nil, nil
-	}
-	kept := slices.DeleteFunc(slices.Clone(req.Tools), func(t hooks.ToolSpec) bool { return !names[h.set.geminiName(t.Name)] })
-	if len(kept) == len(req.Tools) {
-		return nil, nil
-	}
-	if kept == nil {
-		kept = []hooks.ToolSpec{}
-	}
-	return &hooks.ModelRequestPatch{Tools: kept}, nil
+	return h.toolChoice(c, req, mode, names), nil
 }
 
 // sortedKeys are m's keys, sorted.
@@ -143,8 +134,8 @@ func sortedKeys(m map[string]bool) []string {
 
 // keepRequest remembers, for AfterModel, the request as it goes to the
 // model (AfterModel's input holds it).
-func keepRequest(c *hooks.Context, req hooks.ModelRequest, st runState) {
-	st.Request = requestInput(req)
+func (h *hook) keepRequest(c *hooks.Context, req hooks.ModelRequest, st runState) {
+	st.Request = h.set.requestInput(req)
 	save(c, st)
 }
 
@@ -157,7 +148,7 @@ func (h *hook) afterModel(c *hooks.Context, resp hooks.ModelResponse) (*hooks.Mo
 	st := load(c)
 	req := st.Request
 	if req == nil {
-		req = requestInput(hooks.ModelRequest{})
+		req = h.set.requestInput(hooks.ModelRequest{})
 	}
 	st.Request = nil
 	save(c, st)

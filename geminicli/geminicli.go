@@ -9,9 +9,10 @@
 //	chain, err := hooks.NewChain(gemini)
 //
 // Gemini CLI's model-level events fit this library's model points:
-// BeforeModel may rewrite the request (its messages and model) or answer
-// it, BeforeToolSelection narrows the tools offered (ModelRequest.Tools),
-// AfterModel rewrites the reply. Where Gemini CLI's documentation and its
+// BeforeModel may rewrite the request (its messages, model and sampling
+// settings) or answer it, BeforeToolSelection narrows the tools offered
+// and sets the tool choice (ModelRequest.Tools, ToolChoice), AfterModel
+// rewrites the reply. Where Gemini CLI's documentation and its
 // hook runner disagree, this package does what the runner does, and
 // docs/geminicli.md says where, and every event and field, supported or
 // not, and why.
@@ -23,11 +24,10 @@ package geminicli
 
 import (
 	"fmt"
-	"log/slog"
-	"slices"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // Gemini CLI hook limits.
@@ -46,22 +46,12 @@ const (
 )
 
 // Option configures Hooks. Values are made by this package's constructors
-// (ToolNames, NamePrefix, Diagnostics, AfterAgentRetries); callers only
-// pass them on.
-type Option interface{ apply(*options) }
+// (ToolNames, NamePrefix, Diagnostics, AfterAgentRetries), which are the
+// dialect kit's (package dialect) under this package's names.
+type Option = dialect.Option
 
-type options struct {
-	toGemini    map[string]string // host tool name -> Gemini CLI tool name
-	toHost      map[string]string // the reverse
-	prefix      string
-	diagnostics func(hooks.Diagnostic)
-	retries     int
-	bad         error // an option given a value it cannot take
-}
-
-type optionFunc func(*options)
-
-func (f optionFunc) apply(o *options) { f(o) }
+// spec names the dialect for the kit's options and messages.
+var spec = &dialect.Spec{Name: "Gemini CLI", Short: "Gemini", Package: "geminicli", Prefix: "gemini:", UniqueToolNames: true}
 
 // ToolNames maps the host's tool names to Gemini CLI's ("shell" ->
 // "run_shell_command"), so that scripts written for Gemini CLI see the
@@ -70,38 +60,19 @@ func (f optionFunc) apply(o *options) { f(o) }
 // matcher matches a call when it matches either name. A tool missing from
 // the map keeps its own name. An empty name on either side, or two host
 // tools given one Gemini name, is an error of Hooks.
-func ToolNames(names map[string]string) Option {
-	return optionFunc(func(o *options) {
-		o.toGemini = make(map[string]string, len(names))
-		o.toHost = make(map[string]string, len(names))
-		for host, gemini := range names {
-			if host == "" || gemini == "" {
-				o.bad = fmt.Errorf("geminicli: ToolNames: empty tool name in %q -> %q", host, gemini)
-			}
-			if other, dup := o.toHost[gemini]; dup {
-				o.bad = fmt.Errorf("geminicli: ToolNames: %q and %q are both given the Gemini name %q", other, host, gemini)
-			}
-			o.toGemini[host] = gemini
-			o.toHost[gemini] = host
-		}
-	})
-}
+func ToolNames(names map[string]string) Option { return dialect.ToolNames(names) }
 
 // NamePrefix sets what the hooks' names start with (default "gemini:",
 // giving "gemini:BeforeTool"), so that the hooks of user-level and
 // project-level settings can share one chain: a chain refuses two hooks of
 // one name.
-func NamePrefix(prefix string) Option {
-	return optionFunc(func(o *options) { o.prefix = prefix })
-}
+func NamePrefix(prefix string) Option { return dialect.NamePrefix(prefix) }
 
 // Diagnostics sends the load-time diagnostics (an event or a handler type
 // this library does not run, skipped; an unknown key, with the key it
 // resembles) to fn instead of slog. What goes wrong while a run runs goes
 // to the chain's diagnostics (hooks.WithDiagnostics), like any hook's.
-func Diagnostics(fn func(hooks.Diagnostic)) Option {
-	return optionFunc(func(o *options) { o.diagnostics = fn })
-}
+func Diagnostics(fn func(hooks.Diagnostic)) Option { return dialect.Diagnostics(fn) }
 
 // AfterAgentRetries bounds how many times in a row the AfterAgent
 // handlers of one settings set may send a run on (default
@@ -109,9 +80,7 @@ func Diagnostics(fn func(hooks.Diagnostic)) Option {
 // so a script that ignores stop_hook_active would keep a run going. Past
 // the bound the reply stands as final and a diagnostic says so. n <= 0
 // means no retry at all.
-func AfterAgentRetries(n int) Option {
-	return optionFunc(func(o *options) { o.retries = max(n, 0) })
-}
+func AfterAgentRetries(n int) Option { return dialect.Continuations(n) }
 
 // Hooks returns hooks that run the command hooks of a Gemini CLI settings
 // file, unchanged, in a hooks chain: one Hook per event that has a
@@ -160,11 +129,10 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	if err != nil {
 		return nil, err
 	}
-	o := s.opts
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
 		if hs := events[ev]; len(hs) > 0 {
-			out = append(out, &hook{name: o.prefix + ev, event: ev, point: eventPoints[ev], handlers: hs, set: s})
+			out = append(out, &hook{Base: dialect.Base{HookName: s.opts.Prefix + ev}, event: ev, point: eventPoints[ev], handlers: hs, set: s})
 		}
 	}
 	return out, nil
@@ -173,30 +141,17 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 // loadSet reads the options and the settings: the set the hooks share,
 // and the handlers of each event.
 func loadSet(settings []byte, opts ...Option) (*set, map[string][]*handler, error) {
-	o := options{prefix: "gemini:", retries: DefaultAfterAgentRetries}
-	for _, opt := range opts {
-		if opt != nil {
-			opt.apply(&o)
-		}
+	o, err := dialect.NewOptions(spec, opts)
+	if err != nil {
+		return nil, nil, err
 	}
-	if o.bad != nil {
-		return nil, nil, o.bad
-	}
-	if o.diagnostics == nil {
-		o.diagnostics = func(d hooks.Diagnostic) { slog.Warn("hook diagnostic", "hook", d.Hook, "err", d.Err) }
-	}
-	events, err := parseSettings(settings, o.diagnostics)
+	events, err := parseSettings(settings, o.Diagnostics)
 	if err != nil {
 		return nil, nil, err
 	}
 	s := &set{opts: o, matchers: toolMatchers(events)}
-	var mapped []string
-	for host, gemini := range o.toGemini {
-		mapped = append(mapped, host, gemini)
-	}
-	slices.Sort(mapped)
-	loadNames(s.matchers, mapped, func(format string, args ...any) {
-		o.diagnostics(hooks.Diagnostic{Err: fmt.Errorf("geminicli: Gemini CLI settings: "+format, args...)})
+	loadNames(s.matchers, o.Tools.Names(), func(format string, args ...any) {
+		o.Diagnostics(hooks.Diagnostic{Err: fmt.Errorf("geminicli: Gemini CLI settings: "+format, args...)})
 	})
 	return s, events, nil
 }

@@ -5,6 +5,7 @@ import (
 	"sync/atomic"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // set is what the hooks of one Hooks call share: the options, and which
@@ -12,7 +13,7 @@ import (
 // Everything a run must keep across points is in each hook's run state
 // (runState), never here.
 type set struct {
-	opts options
+	opts *dialect.Options
 	// matchers are the set's BeforeTool and AfterTool matchers, and
 	// toolsChecked whether they were checked against a run's tools
 	// (names.go).
@@ -26,21 +27,12 @@ type rewriteKey struct{ run, call string }
 
 // hook runs the handlers of one event of one settings file.
 type hook struct {
-	name     string
-	event    string
-	point    hooks.Point
-	handlers []*handler
-	set      *set
+	dialect.Base // its name, "<prefix><event>", and policy Report
+	event        string
+	point        hooks.Point
+	handlers     []*handler
+	set          *set
 }
-
-// Name is "<prefix><event>".
-func (h *hook) Name() string { return h.name }
-
-// DefaultPolicy is Report: a handler's failure is a diagnostic the hook
-// makes itself; the hook's own error is a cancellation, or a BeforeTool
-// output too large to read (hooks.FailClosed), which refuses the call
-// whatever the policy.
-func (h *hook) DefaultPolicy() hooks.Policy { return hooks.Report }
 
 // Handles reports the event's point, and the points where a hook keeps its
 // run state: BeforeModelRequest (an end a tool event asked for, the
@@ -64,10 +56,7 @@ func (h *hook) Handles(p hooks.Point) bool {
 
 // geminiName is the Gemini CLI name of a host tool.
 func (s *set) geminiName(host string) string {
-	if name, ok := s.opts.toGemini[host]; ok {
-		return name
-	}
-	return host
+	return s.opts.Tools.Exact(host)
 }
 
 // BeforeRun runs SessionStart handlers.
@@ -97,7 +86,7 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 // BeforeModelRequest ends the run when a tool event asked to ("continue":
 // false), then runs the event's part of a model request.
 func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-	h.set.checkTools(c, req.Tools)
+	dialect.CheckOnce(c, &h.set.toolsChecked, req.Tools, h.set.toolProblems)
 	st := load(c)
 	if st.End != nil {
 		end := *st.End
@@ -117,7 +106,7 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 	case evBeforeToolSelection:
 		return h.beforeToolSelection(c, req)
 	case evAfterModel:
-		keepRequest(c, req, st)
+		h.keepRequest(c, req, st)
 	}
 	return nil, nil
 }

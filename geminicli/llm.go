@@ -2,7 +2,6 @@ package geminicli
 
 import (
 	"encoding/json"
-	"fmt"
 	"strings"
 
 	"github.com/rienda/hooks"
@@ -16,9 +15,10 @@ type llmMessage struct {
 
 // llmRequest is Gemini CLI's stable LLMRequest, as its hooks read it.
 type llmRequest struct {
-	Model    string         `json:"model"`
-	Messages []llmMessage   `json:"messages"`
-	Config   map[string]any `json:"config"`
+	Model      string         `json:"model"`
+	Messages   []llmMessage   `json:"messages"`
+	Config     map[string]any `json:"config"`
+	ToolConfig *toolConfig    `json:"toolConfig,omitempty"`
 }
 
 // hookRequest is req as Gemini CLI shows it to hooks: its messages with
@@ -27,7 +27,7 @@ type llmRequest struct {
 // its translator leaves non-text parts out), and the index in
 // req.Messages of each.
 func hookRequest(req hooks.ModelRequest) (llmRequest, []int) {
-	out := llmRequest{Model: req.Model, Messages: []llmMessage{}, Config: map[string]any{}}
+	out := llmRequest{Model: req.Model, Messages: []llmMessage{}, Config: hookConfig(req.Settings)}
 	var at []int
 	for i, m := range req.Messages {
 		role := ""
@@ -55,11 +55,11 @@ func hookRequest(req hooks.ModelRequest) (llmRequest, []int) {
 // the model; "messages", when a list, replaces the text of the messages
 // the hook was shown, in order (a message it was not shown, and any
 // tool calls, stay as they are; messages past those shown are added).
-// "config" has no counterpart here: a diagnostic says so.
-func requestChange(c *hooks.Context, raw json.RawMessage, req hooks.ModelRequest) (model *string, msgs []hooks.Message) {
+// "config" patches the request's settings (configChange).
+func requestChange(c *hooks.Context, raw json.RawMessage, req hooks.ModelRequest) (model *string, msgs []hooks.Message, settings *hooks.ModelSettings) {
 	var fields map[string]json.RawMessage
 	if json.Unmarshal(raw, &fields) != nil || fields == nil {
-		return nil, nil
+		return nil, nil, nil
 	}
 	if s, ok := isString(fields["model"]); ok && s != "" && s != req.Model {
 		model = &s
@@ -69,15 +69,10 @@ func requestChange(c *hooks.Context, raw json.RawMessage, req hooks.ModelRequest
 		msgs = mergeMessages(req.Messages, given)
 	}
 	var cfg map[string]json.RawMessage
-	if json.Unmarshal(fields["config"], &cfg) == nil {
-		for k, v := range cfg {
-			if string(v) != "null" {
-				c.Diagnose(fmt.Errorf("a Gemini CLI BeforeModel hook set llm_request.config.%s, which this library cannot apply: a ModelRequest has no generation config", k))
-				break
-			}
-		}
+	if json.Unmarshal(fields["config"], &cfg) == nil && cfg != nil {
+		settings = configChange(c, cfg, req.Settings)
 	}
-	return model, msgs
+	return model, msgs, settings
 }
 
 // mergeMessages puts the hook's messages back into base, in the places of

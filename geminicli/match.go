@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"github.com/dlclark/regexp2"
+
+	"github.com/rienda/hooks/dialect"
 )
 
 // matchTimeout bounds one regular-expression match: a matcher that
@@ -20,9 +22,9 @@ const matchTimeout = 100 * time.Millisecond
 // trimmed) match everything.
 type matcher struct {
 	all   bool
-	src   string     // as written, spaces trimmed
-	path  string     // "hooks.BeforeTool[0].matcher", for messages
-	note  *matchNote // what it has said (names.go), shared by the group's handlers
+	src   string             // as written, spaces trimmed
+	path  string             // "hooks.BeforeTool[0].matcher", for messages
+	note  *dialect.MatchNote // what it has said (names.go), shared by the group's handlers
 	exact string
 	re    *regexp2.Regexp
 }

@@ -6,6 +6,7 @@ import (
 	"sync"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // plan returns the handlers that run for one firing of the event, as
@@ -83,7 +84,7 @@ func mergeOr(outs []*output) *output {
 	if len(outs) == 0 {
 		return nil
 	}
-	m := &output{Continue: json.RawMessage("true")}
+	m := &output{CommonOutput: dialect.CommonOutput{Continue: json.RawMessage("true")}}
 	var stops, reasons, messages, contexts []string
 	blocked, asked := false, false
 	for _, o := range outs {

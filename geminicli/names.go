@@ -4,11 +4,9 @@ import (
 	"fmt"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
 	"github.com/rienda/hooks"
-	"github.com/rienda/hooks/internal/suggest"
+	"github.com/rienda/hooks/dialect"
 )
 
 // A matcher that names a tool the run never has disarms a guard
@@ -30,13 +28,6 @@ import (
 // geminiTools are the names of Gemini CLI's own tools.
 var geminiTools = []string{"glob", "google_web_search", "grep_search", "list_directory", "read_file", "read_many_files",
 	"replace", "run_shell_command", "save_memory", "search_file_content", "web_fetch", "write_file", "write_todos"}
-
-// matchNote is what a group's matcher has said, shared by its handlers.
-type matchNote struct {
-	folded atomic.Bool
-	typo   atomic.Bool
-	missed sync.Map // tool names -> struct{}: compared for a typo already (a tool is compared once)
-}
 
 // plainName reports whether a matcher is written as a tool name.
 func plainName(s string) bool {
@@ -68,15 +59,15 @@ func (m matcher) takesFolded(c *hooks.Context, subjects ...string) bool {
 	}
 	for _, s := range subjects {
 		if slices.ContainsFunc(names, func(n string) bool { return strings.Contains(strings.ToLower(s), strings.ToLower(n)) }) {
-			if m.note.folded.CompareAndSwap(false, true) {
+			if m.note.Folded() {
 				c.Diagnose(fmt.Errorf("geminicli: Gemini CLI settings: %s: %q does not match the tool %q as written (a matcher is a regular expression, case included): it runs for it, as meant; write %q",
 					m.path, m.src, s, s))
 			}
 			return true
 		}
 	}
-	if _, seen := m.note.missed.LoadOrStore(strings.Join(subjects, "\x00"), struct{}{}); !seen && !m.note.typo.Load() {
-		if like, ok := suggest.Closest(m.src, subjects); ok && m.note.typo.CompareAndSwap(false, true) {
+	if m.note.FirstMiss(subjects) && !m.note.TypoSaid() {
+		if like, ok := dialect.Closest(m.src, subjects); ok && m.note.Typo() {
 			c.Diagnose(fmt.Errorf("geminicli: Gemini CLI settings: %s: %q does not match the tool %q (did you mean %q?): its hooks did not run for it",
 				m.path, m.src, like, like))
 		}
@@ -111,24 +102,9 @@ func loadNames(ms []matcher, mapped []string, diag loadDiag) {
 		}
 		if i := slices.IndexFunc(known, func(k string) bool { return strings.Contains(strings.ToLower(k), strings.ToLower(m.src)) }); i >= 0 {
 			diag("%s: %q does not match the tool %q as written (case included): it runs for it, as meant; write %q", m.path, m.src, known[i], known[i])
-		} else if like, ok := suggest.Closest(m.src, known); ok {
+		} else if like, ok := dialect.Closest(m.src, known); ok {
 			diag("%s: %q matches no Gemini CLI tool and no tool of ToolNames (did you mean %q?): it runs only for a host tool it matches", m.path, m.src, like)
 		}
-	}
-}
-
-// checkTools says, once per set, what of its matchers and ToolNames names
-// no tool the model is offered.
-func (s *set) checkTools(c *hooks.Context, tools []hooks.ToolSpec) {
-	if len(tools) == 0 || !s.toolsChecked.CompareAndSwap(false, true) {
-		return
-	}
-	names := make([]string, len(tools))
-	for i, t := range tools {
-		names[i] = t.Name
-	}
-	for _, err := range s.toolProblems(names) {
-		c.Diagnose(err)
 	}
 }
 
@@ -161,24 +137,13 @@ func (s *set) toolProblems(host []string) []error {
 			continue
 		}
 		hint := ""
-		if like, ok := suggest.Closest(m.src, subjects); ok {
+		if like, ok := dialect.Closest(m.src, subjects); ok {
 			hint = fmt.Sprintf(" (did you mean %q?)", like)
 		}
 		out = append(out, fmt.Errorf("geminicli: Gemini CLI settings: %s: %q matches no tool of this run%s, so its hooks never run; the tools are %s",
 			m.path, m.src, hint, list))
 	}
-	for _, key := range slices.Sorted(mapsKeys(s.opts.toGemini)) {
-		if slices.Contains(host, key) {
-			continue
-		}
-		hint := ""
-		if like, ok := suggest.Closest(key, host); ok {
-			hint = fmt.Sprintf(" (did you mean %q?)", like)
-		}
-		out = append(out, fmt.Errorf("geminicli: ToolNames: %q is no tool of this run%s, so no call is named %q for the settings' matchers and scripts; the tools are %s",
-			key, hint, s.opts.toGemini[key], strings.Join(host, ", ")))
-	}
-	return out
+	return append(out, s.opts.Tools.KeyProblems("geminicli: ToolNames", host, false)...)
 }
 
 // alternativeProblems are the names of m, a list of names joined by '|',
@@ -196,24 +161,13 @@ func alternativeProblems(m matcher, names, subjects []string) []error {
 			continue
 		}
 		hint := ""
-		if like, ok := suggest.Closest(n, subjects); ok {
+		if like, ok := dialect.Closest(n, subjects); ok {
 			hint = fmt.Sprintf(" (did you mean %q?)", like)
 		}
 		out = append(out, fmt.Errorf("geminicli: Gemini CLI settings: %s: %q of %q matches no tool of this run%s, so its hooks never run for the tool it was meant for; the tools are %s",
 			m.path, n, m.src, hint, strings.Join(subjects, ", ")))
 	}
 	return out
-}
-
-// mapsKeys are m's keys.
-func mapsKeys(m map[string]string) func(func(string) bool) {
-	return func(yield func(string) bool) {
-		for k := range m {
-			if !yield(k) {
-				return
-			}
-		}
-	}
 }
 
 // CheckToolNames checks a Gemini CLI settings file against the tool names

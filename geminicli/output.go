@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 	"github.com/rienda/hooks/internal/suggest"
 )
@@ -17,13 +18,7 @@ import (
 // fields keep their JSON so that they are judged as the runner judges
 // them (decision === "deny", continue === false, a truthy reason).
 type output struct {
-	Continue           json.RawMessage `json:"continue"`
-	StopReason         json.RawMessage `json:"stopReason"`
-	SuppressOutput     json.RawMessage `json:"suppressOutput"`
-	SystemMessage      json.RawMessage `json:"systemMessage"`
-	Decision           json.RawMessage `json:"decision"`
-	Reason             json.RawMessage `json:"reason"`
-	HookSpecificOutput json.RawMessage `json:"hookSpecificOutput"`
+	dialect.CommonOutput
 
 	spec specific // HookSpecificOutput, when it is an object
 }
@@ -41,7 +36,7 @@ type specific struct {
 }
 
 var (
-	outputKeys   = []string{"continue", "stopReason", "suppressOutput", "systemMessage", "decision", "reason", "hookSpecificOutput"}
+	outputKeys   = dialect.CommonOutputKeys
 	specificKeys = []string{"hookEventName", "additionalContext", "tool_input", "llm_request", "llm_response", "toolConfig", "clearContext", "tailToolCallRequest"}
 	decisions    = []string{"allow", "deny", "block", "ask", "approve"}
 )

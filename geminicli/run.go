@@ -1,19 +1,17 @@
 package geminicli
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strings"
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/proc"
 )
 
@@ -78,13 +76,7 @@ func (e *failure) BlockMessage() string {
 }
 
 // workdir is the run's working folder: Host.Workdir, or the process's.
-func workdir(c *hooks.Context) string {
-	if c.Workdir != "" {
-		return c.Workdir
-	}
-	wd, _ := os.Getwd()
-	return wd
-}
+func workdir(c *hooks.Context) string { return dialect.Workdir(c) }
 
 // run runs h with in on stdin (the common fields filled here). A
 // cancellation of c is returned as the error; every other failure is in
@@ -200,11 +192,11 @@ func (h *handler) read(stdout []byte, stderr string, code int) result {
 func textOutput(text string, code int) *output {
 	switch code {
 	case 0:
-		return &output{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString(text)}
+		return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString(text)}}
 	case 1:
-		return &output{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString("Warning: " + text)}
+		return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"allow"`), SystemMessage: jsonString("Warning: " + text)}}
 	}
-	return &output{Decision: json.RawMessage(`"deny"`), Reason: jsonString(text)}
+	return &output{CommonOutput: dialect.CommonOutput{Decision: json.RawMessage(`"deny"`), Reason: jsonString(text)}}
 }
 
 // jsonString is s as a JSON string.
@@ -250,40 +242,9 @@ func shellQuote(s string) string {
 // environ is the command's environment: the run's (Host.Env, or the
 // process's), Gemini CLI's variables, then the handler's "env".
 func (h *handler) environ(c *hooks.Context, vars map[string]string) []string {
-	env := map[string]string{}
-	if c.Env != nil {
-		for k, v := range c.Env {
-			env[k] = v
-		}
-	} else {
-		for _, kv := range os.Environ() {
-			if k, v, ok := strings.Cut(kv, "="); ok {
-				env[k] = v
-			}
-		}
-	}
-	for k, v := range vars {
-		env[k] = v
-	}
-	for k, v := range h.env {
-		env[k] = v
-	}
-	out := make([]string, 0, len(env))
-	for k, v := range env {
-		out = append(out, k+"="+v)
-	}
-	sort.Strings(out)
-	return out
+	return dialect.Environ(c, vars, h.env)
 }
 
 // encodeJSON is v as JSON, without HTML escapes (as JSON.stringify
 // writes it): a guard that looks for "a && b" finds it.
-func encodeJSON(v any) ([]byte, error) {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte{'\n'}), nil
-}
+func encodeJSON(v any) ([]byte, error) { return dialect.EncodeJSON(v) }

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 	"github.com/rienda/hooks/internal/exactjson"
 	"github.com/rienda/hooks/internal/suggest"
 )
@@ -51,14 +52,10 @@ type hooksConfig struct {
 	Notifications *bool    `json:"notifications"`
 }
 
-// settingsError is a malformed part of a settings file: path names it.
-type settingsError struct{ path, msg string }
-
-func (e *settingsError) Error() string {
-	if e.path == "" {
-		return "geminicli: Gemini CLI settings: " + e.msg
-	}
-	return "geminicli: Gemini CLI settings: " + e.path + ": " + e.msg
+// settingsError is a settings file that cannot be loaded: path names the
+// entry ("hooks.BeforeTool[0].hooks[1]").
+func settingsError(path, msg string) error {
+	return &dialect.SettingsError{Label: "geminicli: Gemini CLI settings", Where: path, Msg: msg}
 }
 
 // configFields are the keys of the hooks object that are not events (the
@@ -81,14 +78,14 @@ func hooksObject(settings []byte, diag loadDiag) (map[string]json.RawMessage, []
 		if err != nil {
 			msg += ": " + err.Error()
 		}
-		return nil, nil, &settingsError{msg: msg}
+		return nil, nil, settingsError("", msg)
 	}
 	topLevelKeys(top, diag)
 	var cfg hooksConfig
 	if raw, ok := top["hooksConfig"]; ok {
 		unknown, err := exactjson.Unmarshal(raw, &cfg)
 		if err != nil {
-			return nil, nil, &settingsError{path: "hooksConfig", msg: "must be {\"enabled\": bool, \"disabled\": [names]}: " + err.Error()}
+			return nil, nil, settingsError("hooksConfig", "must be {\"enabled\": bool, \"disabled\": [names]}: "+err.Error())
 		}
 		unknownKeys(diag, "hooksConfig", unknown, []string{"enabled", "disabled", "notifications"})
 		if cfg.Enabled != nil && !*cfg.Enabled {
@@ -106,7 +103,7 @@ func hooksObject(settings []byte, diag loadDiag) (map[string]json.RawMessage, []
 	}
 	var events map[string]json.RawMessage
 	if err := json.Unmarshal(raw, &events); err != nil || events == nil {
-		return nil, nil, &settingsError{path: "hooks", msg: "must be an object of events ({\"BeforeTool\": [...]})"}
+		return nil, nil, settingsError("hooks", "must be an object of events ({\"BeforeTool\": [...]})")
 	}
 	return events, cfg.Disabled, nil
 }
@@ -153,7 +150,7 @@ func parseSettings(settings []byte, diagnostics func(hooks.Diagnostic)) (map[str
 		}
 		var groups []json.RawMessage
 		if err := json.Unmarshal(events[ev], &groups); err != nil || groups == nil {
-			return nil, &settingsError{path: "hooks." + ev, msg: "must be a list of hook definitions ([{\"matcher\": …, \"hooks\": [...]}])"}
+			return nil, settingsError("hooks."+ev, "must be a list of hook definitions ([{\"matcher\": …, \"hooks\": [...]}])")
 		}
 		if _, known := eventPoints[ev]; !known {
 			diagnoseEvent(diag, ev, len(groups))
@@ -204,21 +201,21 @@ func parseGroup(ev string, i int, raw json.RawMessage, diag loadDiag) ([]*handle
 	path := fmt.Sprintf("hooks.%s[%d]", ev, i)
 	var g groupConfig
 	if bytes.Equal(bytes.TrimSpace(raw), []byte("null")) || !isObject(raw) {
-		return nil, &settingsError{path: path, msg: "must be an object {\"matcher\": \"…\", \"hooks\": [...]}"}
+		return nil, settingsError(path, "must be an object {\"matcher\": \"…\", \"hooks\": [...]}")
 	}
 	unknown, err := exactjson.Unmarshal(raw, &g)
 	if err != nil {
-		return nil, &settingsError{path: path, msg: err.Error()}
+		return nil, settingsError(path, err.Error())
 	}
 	unknownKeys(diag, path, unknown, []string{"matcher", "sequential", "hooks"})
 	if g.Hooks == nil {
-		return nil, &settingsError{path: path + ".hooks", msg: "missing: a hook definition needs a list of hooks"}
+		return nil, settingsError(path+".hooks", "missing: a hook definition needs a list of hooks")
 	}
 	m, note := compileMatcher(ev, g.Matcher)
 	if g.Matcher != nil {
 		m.src = strings.TrimSpace(*g.Matcher)
 	}
-	m.path, m.note = path+".matcher", &matchNote{}
+	m.path, m.note = path+".matcher", &dialect.MatchNote{}
 	if note != "" {
 		diag("%s.matcher: %s", path, note)
 	}
@@ -241,24 +238,24 @@ func parseGroup(ev string, i int, raw json.RawMessage, diag loadDiag) ([]*handle
 func parseHandler(where string, raw json.RawMessage, diag loadDiag) (*handler, error) {
 	path := "hooks." + where
 	if !isObject(raw) {
-		return nil, &settingsError{path: path, msg: "must be an object {\"type\": \"command\", \"command\": \"…\"}"}
+		return nil, settingsError(path, "must be an object {\"type\": \"command\", \"command\": \"…\"}")
 	}
 	var cfg handlerConfig
 	unknown, err := exactjson.Unmarshal(raw, &cfg)
 	if err != nil {
-		return nil, &settingsError{path: path, msg: err.Error()}
+		return nil, settingsError(path, err.Error())
 	}
 	unknownKeys(diag, path, unknown, []string{"type", "command", "name", "description", "timeout", "env"})
 	switch {
 	case cfg.Type == nil:
-		return nil, &settingsError{path: path + ".type", msg: "missing (\"command\")"}
+		return nil, settingsError(path+".type", "missing (\"command\")")
 	case *cfg.Type != "command":
 		diag("%s: hook type %q not run by this library, skipped; only \"command\" hooks run (Gemini CLI's settings hold no other)", path, *cfg.Type)
 		return nil, nil
 	case cfg.Command == nil || strings.TrimSpace(*cfg.Command) == "":
-		return nil, &settingsError{path: path + ".command", msg: "missing or empty"}
+		return nil, settingsError(path+".command", "missing or empty")
 	case cfg.Timeout != nil && (*cfg.Timeout <= 0 || *cfg.Timeout > maxTimeoutMs):
-		return nil, &settingsError{path: path + ".timeout", msg: fmt.Sprintf("must be a positive number of milliseconds, not %v", *cfg.Timeout)}
+		return nil, settingsError(path+".timeout", fmt.Sprintf("must be a positive number of milliseconds, not %v", *cfg.Timeout))
 	}
 	h := &handler{where: where, command: *cfg.Command, env: cfg.Env, timeout: DefaultTimeout}
 	name := ""

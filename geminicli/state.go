@@ -2,10 +2,10 @@ package geminicli
 
 import (
 	"encoding/json"
-	"fmt"
 	"slices"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // runState is a hook's per-run state, kept by the chain as the hook's
@@ -48,41 +48,22 @@ type turn struct {
 	RetriedAt *int   `json:"retriedAt,omitempty"` // ModelCalls of the reply it sent the run on after; the retry's request has the same
 }
 
-// load returns the running hook's state for this run: the zero state at
-// first, the value save set, or, after a snapshot was restored, its JSON
-// decoded. A restored state that does not decode is a diagnostic, and the
-// run goes on from the zero state.
-func load(c *hooks.Context) runState {
-	switch v := c.State().(type) {
-	case nil:
-		return runState{}
-	case runState:
-		return v
-	default:
-		var st runState
-		raw, err := json.Marshal(v)
-		if err == nil {
-			err = json.Unmarshal(raw, &st)
-		}
-		if err != nil {
-			c.Diagnose(fmt.Errorf("the run state of this Gemini CLI hook cannot be read (%v): it starts again from nothing", err))
-			return runState{}
-		}
-		return st
-	}
-}
+// load returns the running hook's state for this run (dialect.Load: a
+// restored state that does not decode is a diagnostic, and the run goes
+// on from the zero state).
+func load(c *hooks.Context) runState { return dialect.Load[runState](c, "Gemini CLI hook") }
 
 // save makes st the running hook's state for this run; the zero state is
 // kept as nil, so that a snapshot holds only hooks with something to say.
 func save(c *hooks.Context, st runState) {
-	if st.End == nil && len(st.Contexts) == 0 && st.Prompted == nil && st.Turn == nil && st.Request == nil {
-		if c.State() != nil {
-			c.SetState(nil)
-		}
-		return
+	if len(st.Contexts) == 0 {
+		st.Contexts = nil
 	}
 	st.Contexts = slices.Clone(st.Contexts)
-	c.SetState(st)
+	if len(st.Request) == 0 {
+		st.Request = nil
+	}
+	dialect.Save(c, st)
 }
 
 // askEnd keeps an end for the next model request.

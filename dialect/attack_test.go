@@ -1,0 +1,122 @@
+package dialect_test
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
+	"github.com/rienda/hooks/hooktest"
+)
+
+// matchedGuard is guardHooks with a matcher read as mode says.
+func matchedGuard(t *testing.T, spec *dialect.Spec, matcher string, script string) []hooks.Hook {
+	t.Helper()
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	m, err := dialect.NewMatcher("hooks.guard[0].matcher", matcher, dialect.NamesOrPattern)
+	require.NoError(t, err)
+	return dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{
+		Where: "guard[0]", Matcher: m, Argv: []string{"sh", "-c", script}, Timeout: 5 * time.Second,
+	}}})
+}
+
+// names: a matcher that names the tool in another case still guards it,
+// and says so; one that names another tool does not run.
+func TestKitMatcherInAnotherCaseStillGuards(t *testing.T) {
+	deny := `cat >/dev/null; echo '{"deny": true, "reason": "no"}'`
+	for _, tc := range []struct {
+		matcher string
+		runs    bool
+	}{{"shell", true}, {"Shell", true}, {"SHELL|write", true}, {"web", false}, {"sh.*", true}, {"Sh.*", false}} {
+		t.Run(tc.matcher, func(t *testing.T) {
+			h := hooktest.New(t, matchedGuard(t, guardSpec(false), tc.matcher, deny)...)
+			out := h.Tool("shell", map[string]any{"command": "rm -rf /"})
+			assert.Equal(t, !tc.runs, out.Ran)
+			if tc.matcher != "shell" && tc.runs && !strings.Contains(tc.matcher, "*") {
+				require.NotEmpty(t, h.Diagnostics())
+				assert.Contains(t, h.Diagnostics()[0].Err.Error(), "is not the tool \"shell\" as written")
+			}
+		})
+	}
+}
+
+// shape, encoding: a call whose arguments cannot be shown to the guard is
+// refused, also in a dialect that fails open: it would run unseen.
+func TestKitACallTheGuardCannotSeeIsRefused(t *testing.T) {
+	spec := guardSpec(false)
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	spec.Events[0].Input = func(c *hooks.Context, at *dialect.At) (any, error) { return at.Call.Arguments, nil }
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Argv: []string{"true"}, Timeout: 5 * time.Second}}})
+	run := startRun(t, hs)
+	ran := false
+	res, err := run.CallTool(t.Context(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"n": math.NaN()}},
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+	require.NoError(t, err)
+	assert.False(t, ran)
+	assert.True(t, res.IsError)
+	assert.Contains(t, res.Text, "Test hook guard[0] failed")
+}
+
+// time: a deny printed before a hang refuses, whatever the dialect's
+// policy; size: a reason quoting a huge input is cut for the model.
+func TestKitDenyBeforeHangAndHugeReason(t *testing.T) {
+	h := hooktest.New(t, guardHooks(t, guardSpec(false), `cat >/dev/null; echo '{"deny": true}'; sleep 30`, 300*time.Millisecond)...)
+	assert.False(t, h.Tool("shell", map[string]any{"command": "x"}).Ran)
+
+	spec := guardSpec(false)
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Timeout: 5 * time.Second, MaxOutput: 1 << 20,
+		Argv: []string{"sh", "-c", `cat >/dev/null; r=$(head -c 204800 /dev/zero | tr '\0' y); printf '{"deny": true, "reason": "%s"}' "$r"`}}}})
+	out := hooktest.New(t, hs...).Tool("shell", map[string]any{"command": "x"})
+	assert.False(t, out.Ran)
+	assert.Less(t, len(out.Result.Text), 20<<10)
+	assert.Contains(t, out.Result.Text, "[…cut:")
+}
+
+// order: the first block at a ToolCall stops the handlers after it; a
+// rewrite is the next handler's input.
+func TestKitHandlersRunInSettingsOrder(t *testing.T) {
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{
+		Name: "guard", When: dialect.ToolCall,
+		Input: func(c *hooks.Context, at *dialect.At) (any, error) { return at.Call.Arguments, nil },
+		Decide: func(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Decision, error) {
+			var o struct {
+				Args map[string]any `json:"args"`
+				Deny bool           `json:"deny"`
+			}
+			_, err := dialect.Decode(r.Stdout, &o)
+			return dialect.Decision{Arguments: o.Args, Block: o.Deny}, err
+		},
+	}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hd := func(where, script string) *dialect.Handler {
+		return &dialect.Handler{Where: where, Argv: []string{"sh", "-c", script}, Timeout: 5 * time.Second}
+	}
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {
+		hd("guard[0]", `cat >/dev/null; echo '{"args": {"command": "rm -rf /"}}'`),
+		hd("guard[1]", `grep -q 'rm -rf' && echo '{"deny": true}' || echo '{}'`),
+	}})
+	out := hooktest.New(t, hs...).Tool("shell", map[string]any{"command": "ls"})
+	assert.False(t, out.Ran, "the second guard sees the first one's rewrite")
+	assert.Contains(t, out.Result.Text, "refused by Test hook guard[1]", "an empty reason names the handler")
+}
+
+// startRun starts a run of hs that ends with the test.
+func startRun(t *testing.T, hs []hooks.Hook) *hooks.Run {
+	t.Helper()
+	chain, err := hooks.NewChain(hs)
+	require.NoError(t, err)
+	run, err := chain.Start(t.Context(), hooks.Host{Workdir: t.TempDir(), Env: map[string]string{"PATH": "/usr/bin:/bin"}}, hooks.RunStart{})
+	require.NoError(t, err)
+	t.Cleanup(func() { run.End(t.Context(), hooks.RunEnd{}) })
+	return run
+}
