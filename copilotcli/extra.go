@@ -52,9 +52,9 @@ func (h *errorHook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 		}
 		switch {
 		case out.Err != nil:
-			c.Diagnose(fmt.Errorf("Copilot CLI hook %s failed: %w", hd.Where, out.Err))
+			c.Diagnose(fmt.Errorf("copilotcli: Copilot CLI hook %s failed: %w", hd.Where, out.Err))
 		case out.ExitCode != 0:
-			c.Diagnose(fmt.Errorf("Copilot CLI hook %s exited %d: %s", hd.Where, out.ExitCode, orDefault(out.Stderr, "no stderr")))
+			c.Diagnose(fmt.Errorf("copilotcli: Copilot CLI hook %s exited %d: %s", hd.Where, out.ExitCode, orDefault(out.Stderr, "no stderr")))
 		}
 	}
 	return nil

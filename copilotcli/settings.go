@@ -6,7 +6,6 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strings"
 	"time"
@@ -276,6 +275,3 @@ func sortedKeys[V any](m map[string]V) []string {
 	slices.Sort(keys)
 	return keys
 }
-
-// plainName is a tool name with no regular-expression syntax.
-var plainName = regexp.MustCompile(`^[A-Za-z0-9_-]+$`)
