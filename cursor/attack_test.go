@@ -254,3 +254,12 @@ func TestAReasonSayingDenyIsNoDeny(t *testing.T) {
 		assert.False(t, h.call(t, "shell", map[string]any{"command": "x"}).Refused, out)
 	}
 }
+
+// A message quoting a huge input is cut for the model.
+func TestAHugeMessageIsCut(t *testing.T) {
+	h := shellGuard(t, cmd(`cat >/dev/null; printf '{"permission":"deny","agent_message":"%s"}' "$(head -c 100000 /dev/zero | tr '\0' a)"`))
+	step := h.call(t, "shell", map[string]any{"command": "x"})
+	require.True(t, step.Refused)
+	assert.Less(t, len(step.Reason), 17<<10)
+	assert.Contains(t, step.Reason, "[…cut: 100000 bytes in all]")
+}

@@ -120,7 +120,7 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 			blocked, msg = o.Continue != nil && !*o.Continue, deref(o.UserMessage)
 		}
 		if blocked {
-			return &hooks.ModelRequestPatch{End: &hooks.End{Output: orDefault(msg, "Prompt blocked by Cursor hook "+e.where)}}, nil
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: cut(orDefault(msg, "Prompt blocked by Cursor hook "+e.where))}}, nil
 		}
 	}
 	return nil, nil

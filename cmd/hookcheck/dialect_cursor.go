@@ -35,9 +35,17 @@ func init() {
 		}})
 }
 
-// cursorOptions are the options of -toolnames and the diagnostics.
+// cursorOptions are the options of -toolnames and the diagnostics, and
+// the tool kinds a fixture's call names: the shell, read and edit tools
+// of Cursor, Claude Code, Gemini CLI and Copilot CLI by their names, so
+// that beforeShellExecution, beforeReadFile and afterFileEdit fire for
+// them (any other tool is an MCP tool).
 func cursorOptions(names map[string]string, diag func(hooks.Diagnostic)) []cursor.Option {
-	var opts []cursor.Option
+	opts := []cursor.Option{
+		cursor.ShellTools("Shell", "shell", "Bash", "bash", "run_shell_command"),
+		cursor.ReadTools("Read", "read", "read_file", "view"),
+		cursor.EditTools("Write", "Edit", "write", "edit", "write_file", "replace", "create"),
+	}
 	if diag != nil {
 		opts = append(opts, cursor.Diagnostics(diag))
 	}
