@@ -54,6 +54,11 @@ func TestRedactSecretsDecidesAsDocumented(t *testing.T) {
 	// A link with an innocent name reads the token file: the hook sees what will be read.
 	require.NoError(t, os.Symlink(filepath.Join(h.dir, "token.txt"), filepath.Join(h.dir, "notes.md")))
 	assert.True(t, h.call(t, "read", map[string]any{"file_path": "notes.md"}).Refused)
+	// A file: URL, in any spelling, is the file it names.
+	for _, u := range []string{"file://" + filepath.Join(h.dir, "token.txt"), "FILE://localhost" + filepath.Join(h.dir, "token.txt"), "file:" + filepath.Join(h.dir, "token.txt")} {
+		assert.True(t, h.call(t, "read", map[string]any{"file_path": u}).Refused, u)
+	}
+	assert.True(t, h.call(t, "read", map[string]any{"path": "file://elsewhere/etc/passwd"}).Refused, "another host cannot be shown")
 }
 
 // The quickstart's format.sh and audit.sh run after an edit, with the

@@ -3,6 +3,7 @@ package cursor
 import (
 	"errors"
 	"fmt"
+	"net/url"
 	"os"
 	"path/filepath"
 	"strings"
@@ -120,7 +121,7 @@ func (h *hook) guardPayload(c *hooks.Context, call hooks.ToolCall, args map[stri
 	case kBeforeRead:
 		path, ok := filePath(c, args)
 		if !ok {
-			return nil, fmt.Sprintf("%s has no file_path or path argument: beforeReadFile hooks cannot see the file", call.Name)
+			return nil, fmt.Sprintf("%s names no file beforeReadFile hooks can be shown (no file_path or path, or a file: URL of another host)", call.Name)
 		}
 		content, why := readContent(path)
 		if why != "" {
@@ -133,7 +134,9 @@ func (h *hook) guardPayload(c *hooks.Context, call hooks.ToolCall, args map[stri
 
 // filePath is the file a read or edit tool's call names, absolute, with
 // symbolic links resolved as the OS will resolve them (a link named
-// notes.txt to .env is shown as .env).
+// notes.txt to .env is shown as .env); a file: URL is its path, and a
+// leading ~/ the home folder (a tool may read either so). ok is false
+// when there is no path, or a file: URL names another host.
 func filePath(c *hooks.Context, args map[string]any) (string, bool) {
 	var path string
 	for _, k := range []string{"file_path", "path"} {
@@ -144,6 +147,23 @@ func filePath(c *hooks.Context, args map[string]any) (string, bool) {
 	}
 	if path == "" {
 		return "", false
+	}
+	if len(path) >= 5 && strings.EqualFold(path[:5], "file:") {
+		u, err := url.Parse(path)
+		if err != nil || !strings.EqualFold(u.Scheme, "file") || (u.Host != "" && !strings.EqualFold(u.Host, "localhost")) {
+			return "", false
+		}
+		path = u.Path
+		if path == "" {
+			path = u.Opaque
+		}
+	}
+	if path == "~" || strings.HasPrefix(path, "~/") {
+		home := c.Env["HOME"]
+		if home == "" {
+			home, _ = os.UserHomeDir()
+		}
+		path = filepath.Join(home, strings.TrimPrefix(path, "~"))
 	}
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(workdir(c), path)
