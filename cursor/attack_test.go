@@ -263,3 +263,13 @@ func TestAHugeMessageIsCut(t *testing.T) {
 	assert.Less(t, len(step.Reason), 17<<10)
 	assert.Contains(t, step.Reason, "[…cut: 100000 bytes in all]")
 }
+
+// The shell guard is shown where the command will run: the call's cwd.
+func TestShellGuardSeesTheCallsCwd(t *testing.T) {
+	needJQ(t)
+	h := shellGuard(t, cmd(`jq -r .cwd > seen-cwd`))
+	h.call(t, "shell", map[string]any{"command": "ls", "cwd": "sub"})
+	data, err := os.ReadFile(filepath.Join(h.dir, "seen-cwd"))
+	require.NoError(t, err)
+	assert.Equal(t, filepath.Join(h.dir, "sub")+"\n", string(data))
+}

@@ -114,7 +114,7 @@ func (h *hook) guardPayload(c *hooks.Context, call hooks.ToolCall, args map[stri
 		if !ok {
 			return nil, fmt.Sprintf("the %q argument of %s is not a string: beforeShellExecution hooks cannot see the command", "command", call.Name)
 		}
-		p["command"], p["cwd"] = cmd, workdir(c)
+		p["command"], p["cwd"] = cmd, shellCwd(c, args)
 	case kBeforeMCP:
 		data, _ := dialect.EncodeJSON(orEmpty(args))
 		p["tool_name"], p["tool_input"] = name, string(data)
@@ -130,6 +130,19 @@ func (h *hook) guardPayload(c *hooks.Context, call hooks.ToolCall, args map[stri
 		p["file_path"], p["content"], p["attachments"] = path, content, []any{}
 	}
 	return p, ""
+}
+
+// shellCwd is where a shell call runs: its "cwd" argument (relative to
+// the workdir), else the workdir.
+func shellCwd(c *hooks.Context, args map[string]any) string {
+	dir, _ := args["cwd"].(string)
+	switch {
+	case dir == "":
+		return workdir(c)
+	case filepath.IsAbs(dir):
+		return filepath.Clean(dir)
+	}
+	return filepath.Join(workdir(c), dir)
 }
 
 // filePath is the file a read or edit tool's call names, absolute, with
