@@ -28,7 +28,7 @@ const (
 	// and its exit status decides (exit 2 blocks whatever it printed);
 	// past maxDrained it is killed, its decision unknown.
 	maxDrained = 4 * maxOutput
-	maxReason  = 16 << 10 // bytes of a reason the model or a person reads; past it, cut with a marker
+	maxReason  = dialect.MaxReason // bytes of a reason the model or a person reads; past it, cut with a marker
 	// stderrKept is how much of stderr internal/proc keeps (its last
 	// bytes): an exit 2 reason that long was likely cut at its start.
 	stderrKept = 2 << 10
@@ -263,17 +263,8 @@ func stderrReason(stderr []byte) string {
 }
 
 // cut keeps at most maxReason bytes of s, at a character boundary, and
-// says how long it was: a reason is cut, never dropped.
-func cut(s string) string {
-	if len(s) <= maxReason {
-		return s
-	}
-	end := maxReason
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
-}
+// says how long it was: a reason is cut, never dropped (dialect.Cut).
+func cut(s string) string { return dialect.Cut(s) }
 
 // encodeJSON is v's JSON without HTML escaping (a command's "<" and "&"
 // go as themselves, as Claude Code sends them).

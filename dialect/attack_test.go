@@ -57,7 +57,10 @@ func TestKitACallTheGuardCannotSeeIsRefused(t *testing.T) {
 	run := startRun(t, hs)
 	ran := false
 	res, err := run.CallTool(t.Context(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"n": math.NaN()}},
-		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+			ran = true
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.False(t, ran)
 	assert.True(t, res.IsError)
@@ -67,7 +70,7 @@ func TestKitACallTheGuardCannotSeeIsRefused(t *testing.T) {
 // time: a deny printed before a hang refuses, whatever the dialect's
 // policy; size: a reason quoting a huge input is cut for the model.
 func TestKitDenyBeforeHangAndHugeReason(t *testing.T) {
-	h := hooktest.New(t, guardHooks(t, guardSpec(false), `cat >/dev/null; echo '{"deny": true}'; sleep 30`, 300*time.Millisecond)...)
+	h := hooktest.New(t, guardHooks(t, guardSpec(false), `cat >/dev/null; echo '{"deny": true}'; exec sleep 30`, 2*time.Second)...)
 	assert.False(t, h.Tool("shell", map[string]any{"command": "x"}).Ran)
 
 	spec := guardSpec(false)
@@ -119,4 +122,93 @@ func startRun(t *testing.T, hs []hooks.Hook) *hooks.Run {
 	require.NoError(t, err)
 	t.Cleanup(func() { run.End(t.Context(), hooks.RunEnd{}) })
 	return run
+}
+
+// An Ask at a ToolCall asks a person; a no refuses, and so does nobody to
+// ask (Host.AutoApprove false).
+func TestKitAskAsksAPerson(t *testing.T) {
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{Name: "guard", When: dialect.ToolCall,
+		Decide: func(*hooks.Context, *dialect.At, *dialect.Result) (dialect.Decision, error) {
+			return dialect.Decision{Ask: "run rm?"}, nil
+		}}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Argv: []string{"true"}, Timeout: 5 * time.Second}}})
+	for _, yes := range []bool{true, false} {
+		h := hooktest.NewWith(t, hooktest.Options{Answers: []bool{yes}}, hs...)
+		out := h.Tool("shell", map[string]any{"command": "rm x"})
+		assert.Equal(t, yes, out.Ran)
+		require.Len(t, h.Prompts(), 1)
+		assert.Equal(t, "run rm?", h.Prompts()[0].Body)
+	}
+	out := hooktest.New(t, hs...).Tool("shell", map[string]any{"command": "rm x"})
+	assert.False(t, out.Ran, "nobody to ask is a no")
+}
+
+// size: a handler drained past its cap still decides by its exit (exit 2
+// blocks with stderr), and what it printed is never read as an allow.
+func TestKitDrainedOutputDecidesByExitOnly(t *testing.T) {
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{Name: "guard", When: dialect.ToolCall,
+		Decide: func(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Decision, error) {
+			if r.ExitCode == 2 {
+				return dialect.Decision{Block: true, Reason: r.Stderr}, nil
+			}
+			return dialect.Decision{}, nil // reads the start of stdout as an allow
+		}}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	flood := `cat >/dev/null; head -c 50000 /dev/zero | tr '\0' 'x'; `
+	for _, tc := range []struct{ script, want string }{
+		{flood + `echo 'no floods' >&2; exit 2`, "no floods"},
+		{flood + `exit 0`, "too large to read"},
+	} {
+		hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Argv: []string{"sh", "-c", tc.script},
+			Timeout: 10 * time.Second, MaxOutput: 1 << 10, DrainOutput: 1 << 20}}})
+		out := hooktest.New(t, hs...).Tool("shell", map[string]any{"command": "x"})
+		assert.False(t, out.Ran)
+		assert.Contains(t, out.Result.Text, tc.want)
+	}
+}
+
+// state: what RunStart handlers add is in the run's snapshot, and a
+// resumed run still adds it.
+func TestKitStateSurvivesASnapshot(t *testing.T) {
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{Name: "start", When: dialect.RunStart,
+		Decide: func(*hooks.Context, *dialect.At, *dialect.Result) (dialect.Decision, error) {
+			return dialect.Decision{Context: "on branch main"}, nil
+		}}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"start": {{Where: "start[0]", Argv: []string{"true"}, Timeout: 5 * time.Second}}})
+	run := startRun(t, hs)
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+	assert.Contains(t, string(snap), "on branch main")
+
+	chain, err := hooks.NewChain(dialect.Build(spec, o, map[string][]*dialect.Handler{"start": {{Where: "start[0]", Argv: []string{"false"}, Timeout: 5 * time.Second}}}))
+	require.NoError(t, err)
+	resumed, err := chain.Resume(t.Context(), hooks.Host{Workdir: t.TempDir()}, snap)
+	require.NoError(t, err)
+	defer resumed.End(t.Context(), hooks.RunEnd{})
+	var system string
+	_, err = resumed.CallModel(t.Context(), hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "hi"}}},
+		func(_ *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+			system = req.System
+			return hooks.ModelResponse{Text: "ok"}, nil
+		})
+	require.NoError(t, err)
+	assert.Equal(t, "on branch main", system, "kept once, though the handler failed on resume")
+
+	again, err := hooks.NewChain(hs)
+	require.NoError(t, err)
+	twice, err := again.Resume(t.Context(), hooks.Host{Workdir: t.TempDir()}, snap)
+	require.NoError(t, err)
+	defer twice.End(t.Context(), hooks.RunEnd{})
+	_, err = twice.CallModel(t.Context(), hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "hi"}}},
+		func(_ *hooks.Context, req hooks.ModelRequest) (hooks.ModelResponse, error) {
+			system = req.System
+			return hooks.ModelResponse{Text: "ok"}, nil
+		})
+	require.NoError(t, err)
+	assert.Equal(t, "on branch main", system, "given afresh on resume, not added twice")
 }

@@ -103,13 +103,17 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 	at := h.at(c)
 	at.Start = &start
 	st := Load[state](c, h.spec.Name+" hook")
+	var added string
 	_, err := h.each(c, at, func(d Decision) bool {
-		st.Context = JoinSystem(st.Context, d.Context)
+		added = JoinSystem(added, d.Context)
 		if d.Stop != nil {
 			st.End = d.Stop
 		}
 		return false
 	})
+	if added != "" { // a resumed run's handlers give its context afresh; when they give none, the snapshot's stays
+		st.Context = added
+	}
 	Save(c, st)
 	return nil, err
 }

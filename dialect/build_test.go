@@ -78,7 +78,11 @@ func TestKitFailureNeverAllowsWhereTheDialectBlocks(t *testing.T) {
 	for _, tc := range cases {
 		for _, closed := range []bool{true, false} {
 			t.Run(fmt.Sprintf("%s/failClosed=%t", tc.name, closed), func(t *testing.T) {
-				h := hooktest.New(t, guardHooks(t, guardSpec(closed), tc.script, 300*time.Millisecond)...)
+				timeout := 10 * time.Second // room for a loaded machine: only "timeout" times out
+				if tc.name == "timeout" {
+					timeout = 500 * time.Millisecond
+				}
+				h := hooktest.New(t, guardHooks(t, guardSpec(closed), tc.script, timeout)...)
 				out := h.Tool("shell", map[string]any{"command": "rm -rf /"})
 				if closed || !tc.openAllows {
 					assert.False(t, out.Ran, "the call must be refused")

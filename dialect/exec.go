@@ -25,7 +25,13 @@ type Command struct {
 	Env       []string      // "KEY=value"; nil: Environ(c)
 	Stdin     []byte        // the event's input; stdin is closed once it is written
 	Timeout   time.Duration // > 0
-	MaxOutput int           // bytes of stdout read at most; 0: DefaultMaxOutput
+	MaxOutput int           // bytes of stdout kept at most; 0: DefaultMaxOutput
+	// DrainOutput, when larger than MaxOutput, lets a command whose stdout
+	// passes MaxOutput run on to its end (what it prints past MaxOutput is
+	// counted, not kept; past DrainOutput it is killed), so that its exit
+	// status is known: an agent CLI where exit 2 blocks whatever stdout
+	// held reads it. Output.Overflow then says stdout was cut.
+	DrainOutput int64
 }
 
 // Output is what a handler's command did.
@@ -39,6 +45,10 @@ type Output struct {
 	// out (ErrTimeout), printed more than MaxOutput (ErrOutputTooLarge),
 	// could not start, or left a process behind (ErrEscaped).
 	Err error
+	// Overflow: stdout passed MaxOutput and was drained to the command's
+	// end (Command.DrainOutput); Stdout is its start, and cannot be read
+	// as a decision.
+	Overflow bool
 }
 
 // The failures of Output.Err, for errors.Is.
@@ -53,7 +63,7 @@ func (o Output) Exited() bool { return o.Err == nil }
 
 // TooLarge reports whether the command printed more than it may: its
 // decision cannot be read, so a guard refuses.
-func (o Output) TooLarge() bool { return errors.Is(o.Err, ErrOutputTooLarge) }
+func (o Output) TooLarge() bool { return o.Overflow || errors.Is(o.Err, ErrOutputTooLarge) }
 
 // Text is what a host that reads stdout, or stderr when stdout is blank,
 // reads: trimmed.
@@ -84,12 +94,15 @@ func Exec(c *hooks.Context, cmd Command) (Output, error) {
 		return Output{ExitCode: -1, Err: errors.New("no timeout")}, nil
 	}
 	got, err := proc.Exec(c, proc.Command{Argv: cmd.Argv, Dir: cmd.Dir, Env: cmd.Env, Stdin: cmd.Stdin,
-		Timeout: cmd.Timeout, MaxOut: cmd.MaxOutput})
+		Timeout: cmd.Timeout, MaxOut: cmd.MaxOutput, DrainOut: cmd.DrainOutput})
 	if cerr := c.Err(); cerr != nil {
 		return Output{}, cerr
 	}
 	out := Output{Stdout: got.Stdout, Stderr: strings.TrimSpace(string(got.Stderr)), ExitCode: -1}
-	if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
+	drained := cmd.DrainOutput > int64(cmd.MaxOutput) && !errors.Is(err, proc.ErrOutputTooLarge)
+	if got.Overflow && drained {
+		out.Overflow = true
+	} else if got.Overflow && !errors.Is(err, proc.ErrOutputTooLarge) {
 		err = fmt.Errorf("%w: more than %d bytes on stdout", proc.ErrOutputTooLarge, cmd.MaxOutput)
 	}
 	var exit *exec.ExitError

@@ -93,6 +93,11 @@ func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decis
 		if refuse != nil {
 			return nil, hooks.FailClosed(refuse)
 		}
+		if h.event.When == ToolCall && !d.Block && d.Ask != "" {
+			if !c.Confirm(hooks.Prompt{Title: h.spec.Name + " hook " + hd.Where, Body: d.Ask}) {
+				d.Block, d.Reason = true, cut("not approved: "+d.Ask)
+			}
+		}
 		if h.event.When == ToolCall && d.Block {
 			if d.Reason == "" {
 				d.Reason = "refused by " + h.spec.Name + " hook " + hd.Where
@@ -130,7 +135,7 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 		return fail("its input cannot be sent as JSON", err, true)
 	}
 	out, err := Exec(c, Command{Argv: hd.Argv, Dir: hd.Dir, Env: Environ(c, hd.Env), Stdin: stdin,
-		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput})
+		Timeout: hd.Timeout, MaxOutput: hd.MaxOutput, DrainOutput: hd.DrainOutput})
 	if err != nil {
 		return Decision{}, nil, err
 	}
@@ -146,6 +151,8 @@ func (h *hook) one(c *hooks.Context, at *At, hd *Handler) (d Decision, refuse er
 		}
 	}
 	switch {
+	case out.Overflow && !d.Block:
+		return fail("its output cannot be read", fmt.Errorf("%w: more than %d bytes on stdout", ErrOutputTooLarge, len(out.Stdout)), true)
 	case out.Err != nil:
 		return fail("failed", out.Err, false)
 	case derr != nil:
@@ -172,22 +179,25 @@ func evidentReason(spec *Spec, hd *Handler) string {
 	return "refused by " + spec.Name + " hook " + hd.Where
 }
 
-// maxReason bounds what the model reads of a reason: a guard that quotes
-// a huge input does not flood the conversation.
-const maxReason = 16 << 10
+// MaxReason bounds what the model or a person reads of a reason: a guard
+// that quotes a huge input does not flood the conversation.
+const MaxReason = 16 << 10
 
-// cut is s, or its start with a note of its length when longer than
-// maxReason.
-func cut(s string) string {
-	if len(s) <= maxReason {
+// Cut keeps at most MaxReason bytes of s, at a character boundary, and
+// says how long it was: a reason is cut, never dropped.
+func Cut(s string) string {
+	if len(s) <= MaxReason {
 		return s
 	}
-	end := maxReason
+	end := MaxReason
 	for end > 0 && !utf8.RuneStart(s[end]) {
 		end--
 	}
 	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
 }
+
+// cut is Cut.
+func cut(s string) string { return Cut(s) }
 
 // tail is stderr for a message, or a note that there was none.
 func tail(stderr string) string {

@@ -159,6 +159,9 @@ type Handler struct {
 	Timeout time.Duration
 	// MaxOutput caps its stdout; 0: DefaultMaxOutput.
 	MaxOutput int
+	// DrainOutput lets it run on past MaxOutput to its end (Command);
+	// its Decide then sees Result.Overflow and the exit status.
+	DrainOutput int64
 	// FailClosed: its failure refuses a ToolCall event's call.
 	FailClosed bool
 }
@@ -210,9 +213,11 @@ type Result struct {
 //	Context   RunStart: added to every model request's system prompt; others: to the next one's
 //	Stop      end the run with this output (at the next model request where the point cannot)
 //	Text      tool results: the model reads this text; ModelReply and FinalReply: the reply's text
+//	Ask       ToolCall: ask a person (hooks.Context.Confirm) with this text; a no refuses the call
 type Decision struct {
 	Block     bool
 	Reason    string
+	Ask       string
 	Arguments map[string]any
 	Context   string
 	Stop      *string
