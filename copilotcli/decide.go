@@ -90,10 +90,7 @@ func decidePre(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Dec
 		d.Block = true
 		return d, nil
 	case "ask":
-		if !c.Confirm(hooks.Prompt{Title: "Allow " + at.Tool + "?", Body: d.Reason}) {
-			d.Block = true
-			return d, nil
-		}
+		d.Ask, d.Reason = orDefault(deref(reason), "Allow "+at.Tool+"?"), "" // the kit asks; a no refuses
 	case "", "allow":
 	default:
 		return dialect.Decision{}, fmt.Errorf("permissionDecision %q is none of allow, deny, ask%s", v, dialect.DidYouMean(v, []string{"allow", "deny", "ask"}))

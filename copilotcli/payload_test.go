@@ -1,6 +1,7 @@
 package copilotcli_test
 
 import (
+	"context"
 	"os"
 	"path/filepath"
 	"testing"
@@ -103,4 +104,28 @@ func TestMissingCwdFailsThePreToolUseEntry(t *testing.T) {
 	step := h.call(t, "bash", nil)
 	assert.True(t, step.Refused)
 	assert.Equal(t, "Denied by preToolUse hook (hook errored)", step.Reason)
+}
+
+// "ask" asks the host's person: a no, or nobody to ask, refuses; a yes
+// runs the call.
+func TestAskAsksTheHost(t *testing.T) {
+	settings := file(t, map[string][]map[string]any{"preToolUse": {bash(`cat >/dev/null; echo '{"permissionDecision":"ask","permissionDecisionReason":"Push to main?"}'`)}})
+	for _, yes := range []bool{false, true} {
+		hs, err := copilotcli.Hooks(settings)
+		require.NoError(t, err)
+		chain, err := hooks.NewChain(hs)
+		require.NoError(t, err)
+		var asked string
+		host := hooks.Host{Workdir: t.TempDir(), Confirm: func(_ context.Context, p hooks.Prompt) (bool, error) {
+			asked = p.Body
+			return yes, nil
+		}}
+		run, err := chain.Start(bg, host, hooks.RunStart{})
+		require.NoError(t, err)
+		step, err := run.BeforeToolExecute(bg, hooks.ToolCall{Name: "bash", Arguments: map[string]any{"command": "git push"}})
+		require.NoError(t, err)
+		assert.Equal(t, !yes, step.Refused)
+		assert.Equal(t, "Push to main?", asked)
+		run.End(bg, hooks.RunEnd{Outcome: hooks.Completed})
+	}
 }

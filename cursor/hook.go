@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/dialect"
 )
 
 // set is what the hooks of one Hooks call share.
@@ -120,7 +121,7 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 			blocked, msg = o.Continue != nil && !*o.Continue, deref(o.UserMessage)
 		}
 		if blocked {
-			return &hooks.ModelRequestPatch{End: &hooks.End{Output: cut(orDefault(msg, "Prompt blocked by Cursor hook "+e.where))}}, nil
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: dialect.Cut(orDefault(msg, "Prompt blocked by Cursor hook "+e.where))}}, nil
 		}
 	}
 	return nil, nil

@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/dialect"
@@ -80,10 +79,10 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		case v.failClosed != nil:
 			return nil, hooks.FailClosed(v.failClosed)
 		case v.deny:
-			return hooks.Refuse(cut(v.reason)), nil
+			return hooks.Refuse(dialect.Cut(v.reason)), nil
 		case v.ask:
 			if !c.Confirm(hooks.Prompt{Title: "Allow " + h.set.cursorName(call.Name) + "?", Body: v.reason}) {
-				return hooks.Refuse(cut(orDefault(v.reason, "Blocked by Cursor hook "+e.where))), nil
+				return hooks.Refuse(dialect.Cut(orDefault(v.reason, "Blocked by Cursor hook "+e.where))), nil
 			}
 		}
 		if v.input != nil {
@@ -388,22 +387,4 @@ func orDefault(s, d string) string {
 		return d
 	}
 	return s
-}
-
-// maxReason bounds what the model reads of a hook's message, as the kit
-// bounds it: a guard that quotes a huge input does not flood the
-// conversation.
-const maxReason = 16 << 10
-
-// cut is s, or its start with a note of its length when longer than
-// maxReason.
-func cut(s string) string {
-	if len(s) <= maxReason {
-		return s
-	}
-	end := maxReason
-	for end > 0 && !utf8.RuneStart(s[end]) {
-		end--
-	}
-	return s[:end] + fmt.Sprintf(" […cut: %d bytes in all]", len(s))
 }
