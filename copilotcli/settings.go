@@ -100,7 +100,7 @@ func load(data []byte, o *dialect.Options, goos string) (*loaded, error) {
 			return nil, s.Errorf(path, "must be a list of hook entries")
 		}
 		for i, item := range list {
-			if err := l.entry(s, name, fmt.Sprintf("%s[%d]", path, i), item, o, goos); err != nil {
+			if err := l.entry(s, name, fmt.Sprintf("%s[%d]", path, i), item, goos); err != nil {
 				return nil, err
 			}
 		}
@@ -110,7 +110,7 @@ func load(data []byte, o *dialect.Options, goos string) (*loaded, error) {
 }
 
 // entry reads one entry of event ev at path.
-func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage, o *dialect.Options, goos string) error {
+func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage, goos string) error {
 	var cfg entryConfig
 	unknown, err := dialect.Decode(raw, &cfg)
 	if err != nil {
@@ -119,23 +119,8 @@ func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage
 	if len(unknown) > 0 {
 		return s.Errorf(path+"."+unknown[0], "unknown key%s", didYouMean(unknown[0], entryKeys))
 	}
-	typ := "command"
-	if cfg.Type != nil {
-		typ = *cfg.Type
-	}
-	switch typ {
-	case "command":
-	case "prompt":
-		if cfg.Prompt == nil || strings.TrimSpace(*cfg.Prompt) == "" {
-			return s.Errorf(path+".prompt", "a prompt hook needs a non-empty prompt")
-		}
-		if ev != "sessionStart" && ev != "SessionStart" {
-			return s.Errorf(path+".type", `"prompt" hooks are only for sessionStart`)
-		}
-		s.Warnf(path, "a prompt hook is not run: it submits text as if the user typed it, and a run here takes its input from the host")
-		return nil
-	default:
-		return s.Errorf(path+".type", `must be "command" or "prompt", not %q`, typ)
+	if run, err := commandEntry(s, ev, path, cfg); !run || err != nil {
+		return err
 	}
 	where := strings.TrimPrefix(path, "hooks.")
 	h := &dialect.Handler{Where: where, Timeout: DefaultTimeout, Env: expandEnv(cfg.Env)}
@@ -183,6 +168,31 @@ func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage
 	}
 	l.handlers[ev] = append(l.handlers[ev], h)
 	return nil
+}
+
+// commandEntry reports whether an entry is a command hook to run: a
+// prompt hook is not run (a diagnostic says why); another type is an
+// error.
+func commandEntry(s *dialect.Settings, ev, path string, cfg entryConfig) (bool, error) {
+	typ := "command"
+	if cfg.Type != nil {
+		typ = *cfg.Type
+	}
+	switch typ {
+	case "command":
+	case "prompt":
+		if cfg.Prompt == nil || strings.TrimSpace(*cfg.Prompt) == "" {
+			return false, s.Errorf(path+".prompt", "a prompt hook needs a non-empty prompt")
+		}
+		if ev != "sessionStart" && ev != "SessionStart" {
+			return false, s.Errorf(path+".type", `"prompt" hooks are only for sessionStart`)
+		}
+		s.Warnf(path, "a prompt hook is not run: it submits text as if the user typed it, and a run here takes its input from the host")
+		return false, nil
+	default:
+		return false, s.Errorf(path+".type", `must be "command" or "prompt", not %q`, typ)
+	}
+	return true, nil
 }
 
 // commands are an entry's bash (or the VS Code format's command) and

@@ -42,34 +42,9 @@ var maxTimeout = float64(math.MaxInt64 / int64(time.Second))
 
 // parse reads a hooks.json strictly into its entries by event name.
 func parse(s *dialect.Settings, data []byte) (map[string][]*entry, error) {
-	var top map[string]json.RawMessage
-	if err := json.Unmarshal(data, &top); err != nil || top == nil {
-		msg := `must be a JSON object: {"version": 1, "hooks": {...}}`
-		if err != nil {
-			msg += ": " + err.Error()
-		}
-		return nil, s.Errorf("", "%s", msg)
-	}
-	for k := range top {
-		if k != "version" && k != "hooks" && k != "$schema" {
-			return nil, s.Errorf(k, "unknown key%s", didYouMean(k, []string{"version", "hooks"}))
-		}
-	}
-	raw, ok := top["version"]
-	if !ok {
-		return nil, s.Errorf("version", "%s", "missing: Cursor reads a hooks.json with \"version\": 1")
-	}
-	var v float64
-	if err := json.Unmarshal(raw, &v); err != nil || v != 1 {
-		return nil, s.Errorf("version", "%s", "must be 1, not "+string(raw))
-	}
-	raw, ok = top["hooks"]
-	if !ok {
-		return nil, s.Errorf("", `has no "hooks" object`)
-	}
-	var events map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &events); err != nil || events == nil {
-		return nil, s.Errorf("hooks", `must be an object of events ({"beforeShellExecution": [...]})`)
+	events, err := eventsObject(s, data)
+	if err != nil {
+		return nil, err
 	}
 	out := map[string][]*entry{}
 	keys := make([]string, 0, len(events))
@@ -107,6 +82,46 @@ func parse(s *dialect.Settings, data []byte) (map[string][]*entry, error) {
 	return out, nil
 }
 
+// eventsObject is the "hooks" object of a hooks.json, whose top level is
+// checked: "version" 1, no key Cursor does not read.
+func eventsObject(s *dialect.Settings, data []byte) (map[string]json.RawMessage, error) {
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil || top == nil {
+		msg := `must be a JSON object: {"version": 1, "hooks": {...}}`
+		if err != nil {
+			msg += ": " + err.Error()
+		}
+		return nil, s.Errorf("", "%s", msg)
+	}
+	keys := make([]string, 0, len(top))
+	for k := range top {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		if k != "version" && k != "hooks" && k != "$schema" {
+			return nil, s.Errorf(k, "unknown key%s", didYouMean(k, []string{"version", "hooks"}))
+		}
+	}
+	raw, ok := top["version"]
+	if !ok {
+		return nil, s.Errorf("version", "%s", "missing: Cursor reads a hooks.json with \"version\": 1")
+	}
+	var v float64
+	if err := json.Unmarshal(raw, &v); err != nil || v != 1 {
+		return nil, s.Errorf("version", "%s", "must be 1, not "+string(raw))
+	}
+	raw, ok = top["hooks"]
+	if !ok {
+		return nil, s.Errorf("", `has no "hooks" object`)
+	}
+	var events map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &events); err != nil || events == nil {
+		return nil, s.Errorf("hooks", `must be an object of events ({"beforeShellExecution": [...]})`)
+	}
+	return events, nil
+}
+
 // parseEntry reads one entry; nil without an error is an entry not run
 // here (a prompt hook), with a diagnostic.
 func parseEntry(s *dialect.Settings, ev event, where string, raw json.RawMessage) (*entry, error) {
@@ -141,6 +156,15 @@ func parseEntry(s *dialect.Settings, ev event, where string, raw json.RawMessage
 		}
 		e.timeout = time.Duration(t * float64(time.Second))
 	}
+	if err := e.options(s, ev, cfg, raw); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// options reads an entry's failClosed, loop_limit and matcher.
+func (e *entry) options(s *dialect.Settings, ev event, cfg entryConfig, raw json.RawMessage) error {
+	where := e.where
 	if cfg.FailClosed != nil {
 		e.failClosed = *cfg.FailClosed
 		if e.failClosed && !ev.guard() && ev.kind != kSubmitPrompt {
@@ -152,14 +176,14 @@ func parseEntry(s *dialect.Settings, ev event, where string, raw json.RawMessage
 	if ll, ok := keys["loop_limit"]; ok {
 		cfg.LoopLimit = ll // a null is "no limit", which Decode leaves out
 		if ev.kind != kStop {
-			return nil, s.Errorf(where+".loop_limit", "%s", "is only for stop entries")
+			return s.Errorf(where+".loop_limit", "%s", "is only for stop entries")
 		}
 		if bytes.Equal(bytes.TrimSpace(cfg.LoopLimit), []byte("null")) {
 			e.loopLimit = -1
 		} else {
 			var n float64
 			if err := json.Unmarshal(cfg.LoopLimit, &n); err != nil || n < 0 || n != math.Trunc(n) || n > math.MaxInt32 {
-				return nil, s.Errorf(where+".loop_limit", "%s", "must be a whole number of follow-ups, or null for no limit")
+				return s.Errorf(where+".loop_limit", "%s", "must be a whole number of follow-ups, or null for no limit")
 			}
 			e.loopLimit = int(n)
 		}
@@ -170,12 +194,12 @@ func parseEntry(s *dialect.Settings, ev event, where string, raw json.RawMessage
 		} else {
 			m, err := newMatcher(*cfg.Matcher, ev.matchOn == "tool")
 			if err != nil {
-				return nil, s.Errorf(where+".matcher", "%s", err.Error())
+				return s.Errorf(where+".matcher", "%s", err.Error())
 			}
 			e.matcher = m
 		}
 	}
-	return e, nil
+	return nil
 }
 
 // didYouMean is "; did you mean %q?" for the known word closest to word.
