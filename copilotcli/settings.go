@@ -153,7 +153,7 @@ func (l *loaded) entry(s *dialect.Settings, ev, path string, raw json.RawMessage
 	}
 	switch {
 	case goos == "windows" && ps != "":
-		h.Argv, h.Dir = []string{"powershell", "-NoProfile", "-NonInteractive", "-Command", ps}, cwd
+		h.Argv, h.Dir = powershellArgv(ps, cwd)
 	case script != "":
 		h.Argv, h.Dir = bashArgv(script, cwd, guardEvents[ev])
 	default:
@@ -249,6 +249,20 @@ func bashArgv(script, cwd string, guard bool) ([]string, string) {
 		return []string{"bash", "-c", `bash -c "$1"; exit`, "bash", script}, dir
 	}
 	return []string{"bash", "-c", script}, dir
+}
+
+// powershellArgv runs script with PowerShell in cwd, as bashArgv does
+// with bash (not tested here: this library's tests run on Linux).
+func powershellArgv(script, cwd string) ([]string, string) {
+	dir := ""
+	switch {
+	case cwd == "" || cwd == ".":
+	case filepath.IsAbs(cwd):
+		dir = cwd
+	default:
+		script = "Set-Location -LiteralPath '" + strings.ReplaceAll(cwd, "'", "''") + "' -ErrorAction Stop; " + script
+	}
+	return []string{"powershell", "-NoProfile", "-NonInteractive", "-Command", script}, dir
 }
 
 // shellQuote quotes s as one bash word.
