@@ -110,7 +110,7 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 			out = append(out, &errorHook{name: o.Prefix + ev, pascal: ev[0] == 'E', handlers: hs})
 		}
 	}
-	for _, ev := range []string{"preToolUse", "PreToolUse", "permissionRequest"} {
+	for _, ev := range []string{"preToolUse", "PreToolUse", "permissionRequest", "PermissionRequest"} {
 		if us := l.unrunnable[ev]; len(us) > 0 {
 			out = append(out, &unrunnableHook{name: o.Prefix + ev + "(powershell)", entries: us, tools: o.Tools})
 		}

@@ -20,20 +20,22 @@ var unsupported = map[string]string{
 	"preCompact":    "a run here never compacts its history itself",
 	"PreCompact":    "a run here never compacts its history itself",
 	"notification":  "Copilot CLI's system notifications (shell completion, idle agents, dialogs) have no counterpart in a run here",
+	"Notification":  "Copilot CLI's system notifications have no counterpart in a run here",
+	"SubagentStart": "a run here has no subagent spawn point",
 }
 
 // runEvents are the events run here: the table's, and errorOccurred's
 // two names (a hook of this package's own: it fires only for a run that
 // failed).
 var runEvents = []string{"sessionStart", "SessionStart", "userPromptSubmitted", "UserPromptSubmit",
-	"agentStop", "Stop", "preToolUse", "PreToolUse", "permissionRequest", "postToolUse", "PostToolUse",
+	"agentStop", "Stop", "preToolUse", "PreToolUse", "permissionRequest", "PermissionRequest", "postToolUse", "PostToolUse",
 	"postToolUseFailure", "PostToolUseFailure", "sessionEnd", "SessionEnd", "errorOccurred", "ErrorOccurred"}
 
 // guardEvents are the events that decide whether a tool call runs.
-var guardEvents = map[string]bool{"preToolUse": true, "PreToolUse": true, "permissionRequest": true}
+var guardEvents = map[string]bool{"preToolUse": true, "PreToolUse": true, "permissionRequest": true, "PermissionRequest": true}
 
 // toolEvents are the events whose entries take a matcher.
-var toolEvents = map[string]bool{"preToolUse": true, "PreToolUse": true, "permissionRequest": true,
+var toolEvents = map[string]bool{"preToolUse": true, "PreToolUse": true, "permissionRequest": true, "PermissionRequest": true,
 	"postToolUse": true, "PostToolUse": true, "postToolUseFailure": true, "PostToolUseFailure": true}
 
 // newSpec is the table of events, in the order of the hooks Hooks
@@ -54,6 +56,7 @@ func newSpec(o *dialect.Options) *dialect.Spec {
 		{Name: "preToolUse", When: dialect.ToolCall, Input: in.tool, Decide: decidePre},
 		{Name: "PreToolUse", When: dialect.ToolCall, Input: in.tool, Decide: decidePre},
 		{Name: "permissionRequest", When: dialect.ToolCall, Input: in.tool, Decide: decidePermission},
+		{Name: "PermissionRequest", When: dialect.ToolCall, Input: in.tool, Decide: decidePermission},
 		{Name: "postToolUse", When: dialect.ToolResult, Input: in.tool},
 		{Name: "PostToolUse", When: dialect.ToolResult, Input: in.tool},
 		{Name: "postToolUseFailure", When: dialect.ToolError, Input: in.tool, Decide: decideFailure},
