@@ -1,7 +1,10 @@
 package dialect_test
 
 import (
+	"context"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -211,4 +214,70 @@ func TestKitStateSurvivesASnapshot(t *testing.T) {
 		})
 	require.NoError(t, err)
 	assert.Equal(t, "on branch main", system, "given afresh on resume, not added twice")
+}
+
+// Patterns are read as the JavaScript CLIs read them (a lookahead
+// compiles), and one that backtracks without end takes the tool rather
+// than hold or skip the guard.
+func TestKitPatternsAreJavaScriptsAndBounded(t *testing.T) {
+	m, err := dialect.NewMatcher("m", "^(?!read).*", dialect.Search)
+	require.NoError(t, err)
+	assert.True(t, m.Match("shell"))
+	assert.False(t, m.Match("read_file"))
+	slow, err := dialect.NewMatcher("m", "(a+)+$", dialect.Search)
+	require.NoError(t, err)
+	start := time.Now()
+	assert.True(t, slow.Match(strings.Repeat("a", 40)+"!"), "a match out of time counts as a match")
+	assert.Less(t, time.Since(start), 5*time.Second)
+}
+
+// paths: a handler's relative folder is in the run's folder, never the
+// process's.
+func TestKitRelativeDirIsInTheRunsFolder(t *testing.T) {
+	work := t.TempDir()
+	require.NoError(t, os.Mkdir(filepath.Join(work, "scripts"), 0o755))
+	spec := &dialect.Spec{Name: "Test", Prefix: "test:", Events: []dialect.Event{{Name: "guard", When: dialect.ToolCall,
+		Decide: func(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Decision, error) {
+			return dialect.Decision{Block: true, Reason: strings.TrimSpace(string(r.Stdout))}, nil
+		}}}}
+	o, err := dialect.NewOptions(spec, nil)
+	require.NoError(t, err)
+	hs := dialect.Build(spec, o, map[string][]*dialect.Handler{"guard": {{Where: "guard[0]", Dir: "scripts", Argv: []string{"pwd"}, Timeout: 5 * time.Second}}})
+	h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: work}}, hs...)
+	out := h.Tool("shell", map[string]any{"command": "x"})
+	real, err := filepath.EvalSymlinks(filepath.Join(work, "scripts"))
+	require.NoError(t, err)
+	assert.Contains(t, []string{filepath.Join(work, "scripts"), real}, out.Result.Text)
+}
+
+// time: a cancelled call runs no handler and no tool.
+func TestKitCancelledCallRunsNothing(t *testing.T) {
+	marker := filepath.Join(t.TempDir(), "ran")
+	hs := guardHooks(t, guardSpec(false), "touch "+marker, 5*time.Second)
+	run := startRun(t, hs)
+	ctx, cancel := context.WithCancel(t.Context())
+	cancel()
+	ran := false
+	_, err := run.CallTool(ctx, hooks.ToolCall{ID: "1", Name: "shell"}, func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+		ran = true
+		return hooks.ToolResult{}, nil
+	})
+	assert.Error(t, err)
+	assert.False(t, ran)
+	assert.NoFileExists(t, marker)
+}
+
+// decoding: keys are read as JSON.parse reads them: an escaped key is the
+// key, one in another case is not, the last of a repeated key wins.
+func TestKitDecodeReadsKeysAsJSONParse(t *testing.T) {
+	var o struct {
+		Decision string `json:"decision"`
+	}
+	unknown, err := dialect.Decode([]byte(`{"\u0064ecision": "deny", "Decision": "allow"}`), &o)
+	require.NoError(t, err)
+	assert.Equal(t, "deny", o.Decision)
+	assert.Equal(t, []string{"Decision"}, unknown)
+	_, err = dialect.Decode([]byte(`{"decision": "deny", "decision": "allow"}`), &o)
+	require.NoError(t, err)
+	assert.Equal(t, "allow", o.Decision)
 }

@@ -143,6 +143,9 @@ func TestKitSettingsNameFileLineAndEntry(t *testing.T) {
 	assert.Equal(t, `test: Test settings: hooks.json: line 5: hooks.guard[1].hooks: missing: a matcher group needs a list of handlers`, err.Error())
 	require.Len(t, diags, 1)
 	assert.Equal(t, `test: Test settings: hooks.json: line 4: hooks.guard[0]: unknown key "matchr", not read; did you mean "matcher"?`, diags[0])
+	for path, line := range map[string]int{"hooks": 2, "hooks.guard": 3, "hooks.guard[0]": 4, "hooks.guard[0].hooks": 4, "hooks.guard[1].matcher": 5, "hooks.guard[1].nothing": 5, "nowhere": 0} {
+		assert.Equal(t, line, s.Line(path), path)
+	}
 }
 
 func TestKitOptions(t *testing.T) {

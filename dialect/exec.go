@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"sort"
 	"strings"
 	"time"
@@ -21,7 +22,7 @@ const DefaultMaxOutput = 256 << 10
 // Command is one run of a handler's command.
 type Command struct {
 	Argv      []string      // Argv[0] is looked up in PATH when it has no slash
-	Dir       string        // "": Workdir(c)
+	Dir       string        // "": Workdir(c); a relative folder is in Workdir(c)
 	Env       []string      // "KEY=value"; nil: Environ(c)
 	Stdin     []byte        // the event's input; stdin is closed once it is written
 	Timeout   time.Duration // > 0
@@ -81,8 +82,8 @@ func (o Output) Text() string {
 // The error is c's own when c was cancelled; every other failure is in the
 // Output.
 func Exec(c *hooks.Context, cmd Command) (Output, error) {
-	if cmd.Dir == "" {
-		cmd.Dir = Workdir(c)
+	if !filepath.IsAbs(cmd.Dir) {
+		cmd.Dir = filepath.Join(Workdir(c), cmd.Dir) // the run's folder, never the process's
 	}
 	if cmd.Env == nil {
 		cmd.Env = Environ(c)

@@ -2,11 +2,13 @@ package dialect
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
+	"time"
+
+	"github.com/dlclark/regexp2"
 
 	"github.com/rienda/hooks"
 )
@@ -37,7 +39,7 @@ type ToolMatcher struct {
 	Src   string // as written, trimmed
 	all   bool
 	names []string // the exact names, or nil
-	re    *regexp.Regexp
+	re    *regexp2.Regexp
 	note  MatchNote // what it said at a call (a name taken with case set aside)
 }
 
@@ -59,10 +61,11 @@ func NewMatcher(path, src string, mode MatchMode) (*ToolMatcher, error) {
 	if mode == NamesOrPattern || mode == Whole {
 		expr = "^(?:" + src + ")$"
 	}
-	re, err := regexp.Compile(expr)
+	re, err := regexp2.Compile(expr, regexp2.ECMAScript)
 	if err != nil {
 		return nil, fmt.Errorf("%s: %q is not a regular expression: %v", path, src, err)
 	}
+	re.MatchTimeout = MatchTimeout
 	m.re = re
 	return m, nil
 }
@@ -81,8 +84,15 @@ func PlainNames(src string) []string {
 	return names
 }
 
+// MatchTimeout bounds one pattern match: a pattern that backtracks
+// without end must not hold a tool call. A match that runs out of time
+// counts as a match: a guard that runs too often is safer than one that
+// never runs.
+const MatchTimeout = 100 * time.Millisecond
+
 // Match reports whether the matcher takes tool, as written, case
-// included.
+// included. Patterns are JavaScript's (ECMAScript), as the agent CLIs
+// written in it read them.
 func (m *ToolMatcher) Match(tool string) bool {
 	switch {
 	case m.all:
@@ -90,7 +100,8 @@ func (m *ToolMatcher) Match(tool string) bool {
 	case m.names != nil:
 		return slices.Contains(m.names, tool)
 	}
-	return m.re.MatchString(tool)
+	ok, err := m.re.MatchString(tool)
+	return ok || err != nil
 }
 
 // All reports whether it takes every tool.

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"io"
 	"reflect"
 	"strconv"
 	"strings"
@@ -180,70 +179,92 @@ func fieldNames(v any) []string {
 // path ("hooks.PreToolUse[0]"); an invalid text gives what was found
 // before the error.
 func entryLines(data []byte) map[string]int {
-	lines := map[string]int{}
+	w := &lineWalker{data: data, lines: map[string]int{}}
 	dec := json.NewDecoder(bytes.NewReader(data))
-	lineAt := func(off int64) int { return 1 + bytes.Count(data[:min(int(off), len(data))], []byte{'\n'}) }
-	type frame struct {
-		path   string
-		array  bool
-		index  int
-		key    string
-		expect bool // object: the next token is a key
+	for {
+		off := dec.InputOffset()
+		tok, err := dec.Token()
+		if err != nil {
+			return w.lines
+		}
+		w.token(tok, off+int64(len(leadingSpace(data[off:]))))
 	}
-	var stack []*frame
-	child := func() string {
-		if len(stack) == 0 {
-			return ""
-		}
-		f := stack[len(stack)-1]
-		if f.array {
-			return fmt.Sprintf("%s[%d]", f.path, f.index)
-		}
-		if f.path == "" {
-			return f.key
-		}
-		return f.path + "." + f.key
-	}
-	advance := func() {
-		if len(stack) == 0 {
+}
+
+// lineWalker keeps the path of the entry a JSON token stream is at.
+type lineWalker struct {
+	data  []byte
+	lines map[string]int
+	stack []*frame
+}
+
+// frame is one open object or array.
+type frame struct {
+	path   string
+	array  bool
+	index  int
+	key    string
+	expect bool // object: the next token is a key
+}
+
+// token notes tok, which starts at byte at.
+func (w *lineWalker) token(tok json.Token, at int64) {
+	line := 1 + bytes.Count(w.data[:min(int(at), len(w.data))], []byte{'\n'})
+	top := w.top()
+	if top != nil && !top.array && top.expect {
+		if k, ok := tok.(string); ok {
+			top.key, top.expect = k, false
+			w.lines[w.child()] = line
 			return
 		}
-		f := stack[len(stack)-1]
+	}
+	switch tok {
+	case json.Delim('{'), json.Delim('['):
+		p := w.child()
+		if _, seen := w.lines[p]; !seen || top != nil && top.array {
+			w.lines[p] = line
+		}
+		w.stack = append(w.stack, &frame{path: p, array: tok == json.Delim('['), expect: tok == json.Delim('{')})
+	case json.Delim('}'), json.Delim(']'):
+		w.stack = w.stack[:len(w.stack)-1]
+		w.advance()
+	default:
+		if top != nil && top.array {
+			w.lines[w.child()] = line
+		}
+		w.advance()
+	}
+}
+
+// top is the innermost open frame, or nil.
+func (w *lineWalker) top() *frame {
+	if len(w.stack) == 0 {
+		return nil
+	}
+	return w.stack[len(w.stack)-1]
+}
+
+// child is the path of the entry the next value is.
+func (w *lineWalker) child() string {
+	f := w.top()
+	switch {
+	case f == nil:
+		return ""
+	case f.array:
+		return fmt.Sprintf("%s[%d]", f.path, f.index)
+	case f.path == "":
+		return f.key
+	}
+	return f.path + "." + f.key
+}
+
+// advance moves past a value of the innermost frame.
+func (w *lineWalker) advance() {
+	if f := w.top(); f != nil {
 		if f.array {
 			f.index++
 		} else {
 			f.expect = true
-		}
-	}
-	for {
-		off := dec.InputOffset()
-		tok, err := dec.Token()
-		if err == io.EOF || err != nil {
-			return lines
-		}
-		if len(stack) > 0 && !stack[len(stack)-1].array && stack[len(stack)-1].expect {
-			if k, ok := tok.(string); ok {
-				f := stack[len(stack)-1]
-				f.key, f.expect = k, false
-				lines[child()] = lineAt(off + int64(len(leadingSpace(data[off:]))))
-				continue
-			}
-		}
-		switch tok {
-		case json.Delim('{'), json.Delim('['):
-			p := child()
-			if _, seen := lines[p]; !seen || len(stack) > 0 && stack[len(stack)-1].array {
-				lines[p] = lineAt(off + int64(len(leadingSpace(data[off:]))))
-			}
-			stack = append(stack, &frame{path: p, array: tok == json.Delim('['), expect: tok == json.Delim('{')})
-		case json.Delim('}'), json.Delim(']'):
-			stack = stack[:len(stack)-1]
-			advance()
-		default:
-			if len(stack) > 0 && stack[len(stack)-1].array {
-				lines[child()] = lineAt(off + int64(len(leadingSpace(data[off:]))))
-			}
-			advance()
 		}
 	}
 }

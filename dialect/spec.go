@@ -153,7 +153,8 @@ type Handler struct {
 	Argv []string
 	// Env is added to the run's environment (Environ).
 	Env map[string]string
-	// Dir is where it runs; "": the run's Workdir.
+	// Dir is where it runs; "": the run's Workdir; a relative folder is
+	// in the run's Workdir.
 	Dir string
 	// Timeout bounds it (> 0).
 	Timeout time.Duration
