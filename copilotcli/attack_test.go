@@ -129,6 +129,8 @@ func TestMatcherWholeNameAndCase(t *testing.T) {
 		{"ba.*", "bash", true},
 		{"", "anything", true},
 		{"*", "anything", true},
+		{"(?!edit)[a-z]+", "bash", true}, // JavaScript's lookahead
+		{"(?!edit)[a-z]+", "edit", false},
 	}
 	for _, tc := range cases {
 		e := map[string]any{"type": "command", "bash": deny["bash"], "matcher": tc.matcher}
@@ -138,7 +140,7 @@ func TestMatcherWholeNameAndCase(t *testing.T) {
 			assert.Contains(t, h.diag.text(), "in another case")
 		}
 	}
-	_, err := copilotcli.Hooks(file(t, map[string][]map[string]any{"preToolUse": {{"bash": "x", "matcher": "(?<=a)b"}}}))
+	_, err := copilotcli.Hooks(file(t, map[string][]map[string]any{"preToolUse": {{"bash": "x", "matcher": "(unclosed"}}}))
 	assert.ErrorContains(t, err, "hooks.preToolUse[0].matcher")
 }
 

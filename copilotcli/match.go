@@ -2,10 +2,10 @@ package copilotcli
 
 import (
 	"fmt"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/dlclark/regexp2"
 	"github.com/rienda/hooks/dialect"
 )
 
@@ -20,22 +20,24 @@ var copilotTools = []string{"ask_user", "bash", "create", "edit", "glob", "grep"
 // not run, still guards its tool here (a load diagnostic says so).
 type matcher struct {
 	path, src string
-	re        *regexp.Regexp
+	re        *regexp2.Regexp
 	plain     []string
 }
 
-// newMatcher compiles a matcher; "" and "*" match every tool. A pattern
-// that does not compile is an error: a guard whose matcher cannot be read
-// would run for no tool.
+// newMatcher compiles a matcher as JavaScript's RegExp reads it
+// (regexp2 in ECMAScript mode, bounded by dialect.MatchTimeout); "" and
+// "*" match every tool. A pattern that does not compile is an error: a
+// guard whose matcher cannot be read would run for no tool.
 func newMatcher(path, src string) (*matcher, error) {
 	m := &matcher{path: path, src: strings.TrimSpace(src)}
 	if m.src == "" || m.src == "*" {
 		return m, nil
 	}
-	re, err := regexp.Compile(`^(?:` + m.src + `)$`)
+	re, err := regexp2.Compile(`^(?:`+m.src+`)$`, regexp2.ECMAScript)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a regular expression this library can read: %v", src, err)
+		return nil, fmt.Errorf("%q is not a regular expression: %v", src, err)
 	}
+	re.MatchTimeout = dialect.MatchTimeout
 	m.re = re
 	if names := dialect.PlainNames(m.src); names != nil {
 		m.plain = names
@@ -43,9 +45,14 @@ func newMatcher(path, src string) (*matcher, error) {
 	return m, nil
 }
 
-// Match reports whether the matcher takes a call of the tool.
+// Match reports whether the matcher takes a call of the tool; a match
+// that runs out of time takes it (a guard that runs too often is safer
+// than one that never runs).
 func (m *matcher) Match(tool string) bool {
-	if m == nil || m.re == nil || m.re.MatchString(tool) {
+	if m == nil || m.re == nil {
+		return true
+	}
+	if ok, err := m.re.MatchString(tool); ok || err != nil {
 		return true
 	}
 	return slices.ContainsFunc(m.plain, func(p string) bool { return strings.EqualFold(p, tool) })

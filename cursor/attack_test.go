@@ -139,7 +139,7 @@ func TestMatchers(t *testing.T) {
 		}
 		assert.Equal(t, tc.refused, h.call(t, tc.tool, args).Refused, "%s %q on %s", tc.event, tc.matcher, tc.tool)
 	}
-	_, err := cursor.Hooks(file(t, map[string][]map[string]any{"preToolUse": {{"command": "x", "matcher": "(?<=a)"}}}))
+	_, err := cursor.Hooks(file(t, map[string][]map[string]any{"preToolUse": {{"command": "x", "matcher": "(unclosed"}}}))
 	assert.ErrorContains(t, err, "hooks.preToolUse[0].matcher")
 }
 

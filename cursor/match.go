@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+
+	"github.com/dlclark/regexp2"
+	"github.com/rienda/hooks/dialect"
 )
 
 // matcher is an entry's matcher. For tool events, a plain name or names
@@ -14,7 +17,7 @@ import (
 // against.
 type matcher struct {
 	text  string
-	re    *regexp.Regexp
+	re    *regexp2.Regexp
 	plain []string
 }
 
@@ -22,7 +25,8 @@ var plainName = regexp.MustCompile(`^[A-Za-z0-9_:-]+$`)
 
 // newMatcher compiles a matcher; "" and "*" match everything. A pattern
 // that does not compile is an error: a guard whose matcher cannot be read
-// would run for nothing.
+// would run for nothing. Patterns are read as JavaScript's RegExp reads
+// them (regexp2, ECMAScript), bounded by dialect.MatchTimeout.
 func newMatcher(text string, names bool) (*matcher, error) {
 	m := &matcher{text: text}
 	t := strings.TrimSpace(text)
@@ -41,10 +45,11 @@ func newMatcher(text string, names bool) (*matcher, error) {
 			return m, nil
 		}
 	}
-	re, err := regexp.Compile(t)
+	re, err := regexp2.Compile(t, regexp2.ECMAScript)
 	if err != nil {
-		return nil, fmt.Errorf("%q is not a regular expression this library can read: %v", text, err)
+		return nil, fmt.Errorf("%q is not a regular expression: %v", text, err)
 	}
+	re.MatchTimeout = dialect.MatchTimeout
 	m.re = re
 	return m, nil
 }
@@ -56,7 +61,8 @@ func (m *matcher) match(subject string) (ok, folded bool) {
 	case m == nil || (m.re == nil && m.plain == nil):
 		return true, false
 	case m.re != nil:
-		return m.re.MatchString(subject), false
+		ok, err := m.re.MatchString(subject)
+		return ok || err != nil, false // out of time: it takes the subject
 	}
 	for _, p := range m.plain {
 		if p == subject {
