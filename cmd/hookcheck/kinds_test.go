@@ -118,9 +118,9 @@ func TestLintTakesAHookFolder(t *testing.T) {
 }
 
 func TestKindFlag(t *testing.T) {
-	r := hookcheck(t, "", "lint", "-kind", "cursor", "testdata/command/settings.json")
+	r := hookcheck(t, "", "lint", "-kind", "nope", "testdata/command/settings.json")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "hookcheck: -kind \"cursor\": want one of js, agent, command, claude, codex, gemini\n", r.stderr)
+	assert.Equal(t, "hookcheck: -kind \"nope\": want one of js, agent, command, claude, codex, copilot, cursor, gemini\n", r.stderr)
 
 	// Claude Code settings read as command settings: the command reader's error.
 	r = hookcheck(t, "", "lint", "-kind", "command", "testdata/claude/.claude/settings.json")
