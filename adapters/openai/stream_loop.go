@@ -50,10 +50,5 @@ func (pr provider) Stream(c *hooks.Context, params oai.ChatCompletionNewParams, 
 		sent.StreamOptions.IncludeUsage = oai.Bool(true)
 	}
 	// c.Context, never c: the SDK may keep its context past this call.
-	acc, err := streamCompletion(pr.l.Completions.(StreamingCompletions).NewStreaming(c.Context, sent, pr.l.Options...), yield)
-	if err != nil {
-		return nil, hooks.ModelResponse{}, err
-	}
-	resp, err := Response(&acc.ChatCompletion)
-	return &acc.ChatCompletion, resp, err
+	return streamChat(pr.l.Completions.(StreamingCompletions).NewStreaming(c.Context, sent, pr.l.Options...), yield)
 }
