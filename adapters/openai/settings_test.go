@@ -135,18 +135,21 @@ func TestParamsKeepsTheMaxTokensSpellingOfTheHost(t *testing.T) {
 
 func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 	for name, set := range map[string]func(*hooks.ModelRequest){
-		"unknown mode":           func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "any"} },
-		"mode in another case":   func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "Required"} },
-		"empty choice":           func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{} },
-		"tool not offered":       func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Name: "shell"} },
-		"tool a hook took away":  func(r *hooks.ModelRequest) { r.Tools = r.Tools[:1]; r.ToolChoice = &hooks.ToolChoice{Name: "write"} },
-		"name with mode none":    func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "none", Name: "read"} },
-		"required without tools": func(r *hooks.ModelRequest) { r.Tools = []hooks.ToolSpec{}; r.ToolChoice = &hooks.ToolChoice{Mode: "required"} },
-		"NaN temperature":        func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(math.NaN()) },
-		"infinite top_p":         func(r *hooks.ModelRequest) { r.Settings.TopP = f64(math.Inf(1)) },
-		"negative temperature":   func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(-1) },
-		"zero max tokens":        func(r *hooks.ModelRequest) { r.Settings.MaxTokens = intp(0) },
-		"empty stop":             func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
+		"unknown mode":          func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "any"} },
+		"mode in another case":  func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "Required"} },
+		"empty choice":          func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{} },
+		"tool not offered":      func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Name: "shell"} },
+		"tool a hook took away": func(r *hooks.ModelRequest) { r.Tools = r.Tools[:1]; r.ToolChoice = &hooks.ToolChoice{Name: "write"} },
+		"name with mode none":   func(r *hooks.ModelRequest) { r.ToolChoice = &hooks.ToolChoice{Mode: "none", Name: "read"} },
+		"required without tools": func(r *hooks.ModelRequest) {
+			r.Tools = []hooks.ToolSpec{}
+			r.ToolChoice = &hooks.ToolChoice{Mode: "required"}
+		},
+		"NaN temperature":      func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(math.NaN()) },
+		"infinite top_p":       func(r *hooks.ModelRequest) { r.Settings.TopP = f64(math.Inf(1)) },
+		"negative temperature": func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(-1) },
+		"zero max tokens":      func(r *hooks.ModelRequest) { r.Settings.MaxTokens = intp(0) },
+		"empty stop":           func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			base := settingsParams()
