@@ -12,40 +12,10 @@ import (
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/rienda/hooks"
 	hooksopenai "github.com/rienda/hooks/adapters/openai"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
-
-// setRequest is a wrap hook that changes the request the model call
-// sends: the adapters honour what reaches them, whichever hook set it.
-type setRequest func(*hooks.ModelRequest)
-
-func (setRequest) Name() string { return "set-request" }
-func (s setRequest) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
-	s(&req)
-	return next(c, req)
-}
-
-// setReply is a wrap hook that changes the reply the model call returns.
-type setReply func(*hooks.ModelResponse)
-
-func (setReply) Name() string { return "set-reply" }
-func (s setReply) WrapModel(c *hooks.Context, req hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
-	resp, err := next(c, req)
-	s(&resp)
-	return resp, err
-}
-
-// seenRequest records the request the BeforeModelRequest hooks see.
-func seenRequest(into *hooks.ModelRequest) hooks.Funcs {
-	return hooks.Funcs{HookName: "seen", BeforeModelRequest: func(_ *hooks.Context, req hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-		*into = req
-		return nil, nil
-	}}
-}
-
-func f64(v float64) *float64 { return &v }
-func intp(v int) *int        { return &v }
 
 // settingsParams offers two tools and sets every field the hooks read.
 func settingsParams() oai.ChatCompletionNewParams {
@@ -69,13 +39,15 @@ func readWrite() map[string]hooksopenai.Tool {
 
 func TestLoopShowsHooksTheToolChoiceAndSettingsAndSendsThemAsTheyWere(t *testing.T) {
 	api := newFakeAPI(t, textReply("done"))
-	var seen hooks.ModelRequest
-	_, _, err := runLoop(t, api, readWrite(), settingsParams(), seenRequest(&seen))
+	var seenAll adapttest.Seen
+	_, _, err := runLoop(t, api, readWrite(), settingsParams(), seenAll.Hook())
 	require.NoError(t, err)
+	require.Len(t, seenAll.Requests, 1)
+	seen := seenAll.Requests[0]
 
 	assert.Equal(t, &hooks.ToolChoice{Mode: hooks.ToolChoiceRequired, Name: "read"}, seen.ToolChoice)
 	require.NotNil(t, seen.Settings)
-	assert.Equal(t, hooks.ModelSettings{Temperature: f64(0.25), TopP: f64(0.5), MaxTokens: intp(100),
+	assert.Equal(t, hooks.ModelSettings{Temperature: adapttest.F64(0.25), TopP: adapttest.F64(0.5), MaxTokens: adapttest.Int(100),
 		Stop: []string{"END"}, Provider: map[string]any{"seed": 7}}, *seen.Settings)
 
 	body := decode(t, api.requests()[0])
@@ -98,7 +70,7 @@ func TestLoopSendsTheToolChoiceAHookSet(t *testing.T) {
 		{nil, nil},
 	} {
 		api := newFakeAPI(t, textReply("done"))
-		_, _, err := runLoop(t, api, readWrite(), settingsParams(), setRequest(func(r *hooks.ModelRequest) { r.ToolChoice = tc.choice }))
+		_, _, err := runLoop(t, api, readWrite(), settingsParams(), adapttest.SetRequest(func(r *hooks.ModelRequest) { r.ToolChoice = tc.choice }))
 		require.NoError(t, err)
 		assert.Equal(t, tc.want, decode(t, api.requests()[0])["tool_choice"], "%+v", tc.choice)
 	}
@@ -106,8 +78,8 @@ func TestLoopSendsTheToolChoiceAHookSet(t *testing.T) {
 
 func TestLoopSendsTheSettingsAHookSet(t *testing.T) {
 	api := newFakeAPI(t, textReply("done"))
-	_, _, err := runLoop(t, api, readWrite(), settingsParams(), setRequest(func(r *hooks.ModelRequest) {
-		r.Settings = &hooks.ModelSettings{Temperature: f64(0), MaxTokens: intp(9), Stop: []string{"a", "b"},
+	_, _, err := runLoop(t, api, readWrite(), settingsParams(), adapttest.SetRequest(func(r *hooks.ModelRequest) {
+		r.Settings = &hooks.ModelSettings{Temperature: adapttest.F64(0), MaxTokens: adapttest.Int(9), Stop: []string{"a", "b"},
 			Provider: map[string]any{"reasoning_effort": "low"}}
 	}))
 	require.NoError(t, err)
@@ -125,8 +97,8 @@ func TestParamsKeepsTheMaxTokensSpellingOfTheHost(t *testing.T) {
 	base := userParams("hi")
 	base.MaxTokens = param.NewOpt[int64](50) // an older model's or a compatible server's field
 	req := hooksopenai.Request(base)
-	require.Equal(t, intp(50), req.Settings.MaxTokens)
-	req.Settings.MaxTokens = intp(20)
+	require.Equal(t, adapttest.Int(50), req.Settings.MaxTokens)
+	req.Settings.MaxTokens = adapttest.Int(20)
 	sent, err := hooksopenai.Params(base, req)
 	require.NoError(t, err)
 	assert.Equal(t, param.NewOpt[int64](20), sent.MaxTokens)
@@ -145,10 +117,10 @@ func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 			r.Tools = []hooks.ToolSpec{}
 			r.ToolChoice = &hooks.ToolChoice{Mode: "required"}
 		},
-		"NaN temperature":      func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(math.NaN()) },
-		"infinite top_p":       func(r *hooks.ModelRequest) { r.Settings.TopP = f64(math.Inf(1)) },
-		"negative temperature": func(r *hooks.ModelRequest) { r.Settings.Temperature = f64(-1) },
-		"zero max tokens":      func(r *hooks.ModelRequest) { r.Settings.MaxTokens = intp(0) },
+		"NaN temperature":      func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
+		"infinite top_p":       func(r *hooks.ModelRequest) { r.Settings.TopP = adapttest.F64(math.Inf(1)) },
+		"negative temperature": func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(-1) },
+		"zero max tokens":      func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
 		"empty stop":           func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
 	} {
 		t.Run(name, func(t *testing.T) {
@@ -162,17 +134,14 @@ func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 	}
 }
 
-func TestResponseReadsReasoningContentAndAHookCanDropIt(t *testing.T) {
+func TestResponseReadsReasoningContent(t *testing.T) {
 	reply := completion(`{"role":"assistant","content":"4","refusal":null,"reasoning_content":"2+2 is 4"}`, "stop")
 	api := newFakeAPI(t, reply)
-	var got []string
-	seen := hooks.Funcs{HookName: "reasoning", AfterModelResponse: func(_ *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
-		got = append(got, resp.Reasoning)
-		return nil, nil
-	}}
-	res, _, err := runLoop(t, api, nil, userParams("2+2?"), seen)
+	var seen adapttest.Seen
+	res, _, err := runLoop(t, api, nil, userParams("2+2?"), seen.Hook())
 	require.NoError(t, err)
-	assert.Equal(t, []string{"2+2 is 4"}, got)
+	require.Len(t, seen.Replies, 1)
+	assert.Equal(t, "2+2 is 4", seen.Replies[0].Reasoning)
 	assert.Equal(t, "4", res.Output)
 }
 
@@ -194,14 +163,14 @@ func TestResponsesFieldsBothWays(t *testing.T) {
 	base.Temperature, base.MaxOutputTokens = param.NewOpt(0.5), param.NewOpt[int64](64)
 	req := hooksopenai.ResponsesRequest(base)
 	assert.Equal(t, &hooks.ToolChoice{Mode: "required"}, req.ToolChoice)
-	assert.Equal(t, &hooks.ModelSettings{Temperature: f64(0.5), MaxTokens: intp(64)}, req.Settings)
+	assert.Equal(t, &hooks.ModelSettings{Temperature: adapttest.F64(0.5), MaxTokens: adapttest.Int(64)}, req.Settings)
 
 	same, err := hooksopenai.ResponsesParams(base, req)
 	require.NoError(t, err)
 	assert.Equal(t, base.ToolChoice, same.ToolChoice)
 
 	req.ToolChoice = &hooks.ToolChoice{Name: "read"}
-	req.Settings = &hooks.ModelSettings{TopP: f64(0.1), MaxTokens: intp(8)}
+	req.Settings = &hooks.ModelSettings{TopP: adapttest.F64(0.1), MaxTokens: adapttest.Int(8)}
 	sent, err := hooksopenai.ResponsesParams(base, req)
 	require.NoError(t, err)
 	require.NotNil(t, sent.ToolChoice.OfFunctionTool)
