@@ -26,13 +26,20 @@
 //     error is an error result the after-hooks may redact.
 //   - End stops the invocation (EndInvocation): the End's output is the
 //     last reply. A hook's canned answer (Respond) is the model's reply.
+//   - Continue on a final reply calls the model again with the reply and
+//     a user message saying Continue's text. ADK's flow stops at a reply
+//     without function calls, so the reply carries a call of the plugin's
+//     own tool, "hooks_continue" (never declared to the model), whose
+//     response is the message; the plugin turns that call and response
+//     back into the user message before the next model call. The app's
+//     events show that call and response; the hooks and the model never
+//     see them. At most 20 Continues per invocation; past that a Continue
+//     is ignored.
 //   - A hook failing under FailRun is the error ADK's runner yields.
 //     Model errors are ADK's (OnModelError is left to the app).
 //
 // # What is not covered
 //
-//   - Continue: ADK's flow has no turn to add after a final reply from a
-//     model callback; a Continue is ignored.
 //   - Streaming (StreamingModeSSE): partial responses bypass the model
 //     hooks' rewrite, so the plugin holds their text back (a partial event
 //     carries none) and the final, aggregated response goes through the
@@ -48,6 +55,7 @@ import (
 
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/plugin"
+	"google.golang.org/adk/v2/tool"
 	"google.golang.org/genai"
 
 	"github.com/rienda/hooks"
@@ -68,18 +76,20 @@ type Hooks struct {
 	host  hooks.Host
 	mu    sync.Mutex
 	runs  map[string]*invocation // by invocation ID
+	cont  tool.Tool              // continueTool
 }
 
 // invocation is one ADK invocation under a run.
 type invocation struct {
-	run    *hooks.Run
-	owned  bool // the plugin started run and ends it
-	mu     sync.Mutex
-	models map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
-	tools  map[string]*hooks.ToolStep   // by call ID
-	output string                       // the last final reply
-	ended  *hooks.End                   // a hook ended the run
-	err    error                        // a hook failed the run
+	run       *hooks.Run
+	owned     bool // the plugin started run and ends it
+	mu        sync.Mutex
+	models    map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
+	tools     map[string]*hooks.ToolStep   // by call ID
+	output    string                       // the last final reply
+	continues int                          // the Continues honoured so far
+	ended     *hooks.End                   // a hook ended the run
+	err       error                        // a hook failed the run
 }
 
 // Plugin is an ADK plugin that runs every invocation of the app under
@@ -94,7 +104,11 @@ func New(chain *hooks.Chain, opts Options) (*plugin.Plugin, *Hooks, error) {
 	if chain == nil {
 		return nil, nil, errors.New("adk: Plugin needs a chain")
 	}
-	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}}
+	cont, err := newContinueTool()
+	if err != nil {
+		return nil, nil, err
+	}
+	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}, cont: cont}
 	name := opts.Name
 	if name == "" {
 		name = "hooks"
