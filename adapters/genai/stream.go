@@ -48,13 +48,7 @@ func StreamModel(ctx context.Context, run *hooks.Run, models StreamingModels, pa
 // hooks, while the loop, its tools and its Result are Run's.
 // Loop.Models must also be a StreamingModels (client.Models is).
 func (l *Loop) RunStream(ctx context.Context, run *hooks.Run, params Params, deliver func(hooks.Chunk) error) (Result, error) {
-	if _, ok := l.Models.(StreamingModels); !ok {
-		return Result{}, errors.New("genai: Loop.Models cannot stream (it has no GenerateContentStream)")
-	}
-	if deliver == nil {
-		return Result{}, errors.New("genai: Loop.RunStream needs a deliver function")
-	}
-	return l.run(ctx, run, params, deliver)
+	return l.run(ctx, "RunStream", run, params, deliver)
 }
 
 // Stream is Call, streamed: the loop's provider is an adapt.Streamer.
