@@ -3,7 +3,6 @@ package anthropic_test
 import (
 	"context"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -166,7 +165,7 @@ func userParamsWithTools() sdk.MessageNewParams {
 }
 
 func TestStreamModelAssemblesThinking(t *testing.T) {
-	api := newSSEAPI(t, "/v1/messages", sseFile(t, "testdata/thinking.sse")...)
+	api := newSSEAPI(t, "/v1/messages", adapttest.SSEFile(t, "testdata/thinking.sse")...)
 	reply, msg, err := hooksanthropic.StreamModel(context.Background(), startRun(t), &api.client.Messages, userParams("hi"),
 		func(hooks.Chunk) error { return nil })
 	require.NoError(t, err)
@@ -177,18 +176,4 @@ func TestStreamModelAssemblesThinking(t *testing.T) {
 	require.NotEmpty(t, sent.OfAssistant.Content)
 	require.NotNil(t, sent.OfAssistant.Content[0].OfThinking)
 	assert.Equal(t, "sig-abc", sent.OfAssistant.Content[0].OfThinking.Signature, "the streamed signature is kept")
-}
-
-// sseFile is a file of server-sent events split into its events.
-func sseFile(t *testing.T, path string) []string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	require.NoError(t, err)
-	var evs []string
-	for _, ev := range strings.SplitAfter(string(b), "\n\n") {
-		if strings.TrimSpace(ev) != "" {
-			evs = append(evs, ev)
-		}
-	}
-	return evs
 }

@@ -3,7 +3,6 @@ package openai_test
 import (
 	"context"
 	"math"
-	"os"
 	"strings"
 	"testing"
 
@@ -148,7 +147,7 @@ func TestResponseReadsReasoningContent(t *testing.T) {
 // The stream's reasoning deltas as chunks: stream_reasoning_internal_test
 // (the core's delivery of Chunk.Reasoning is the stream hooks' work).
 func TestStreamModelAssemblesChatReasoning(t *testing.T) {
-	api := newSSEAPI(t, "/v1/chat/completions", reasoningChatEvents...)
+	api := newSSEAPI(t, "/v1/chat/completions", adapttest.SSEFile(t, "testdata/reasoning_chat.sse")...)
 	reply, _, err := hooksopenai.StreamModel(context.Background(), startRun(t), &api.client.Chat.Completions, userParams("hi"),
 		func(hooks.Chunk) error { return nil })
 	require.NoError(t, err)
@@ -185,30 +184,10 @@ func TestResponsesFieldsBothWays(t *testing.T) {
 }
 
 func TestStreamResponseAssemblesReasoningSummaries(t *testing.T) {
-	api := newSSEAPI(t, "/v1/responses", reasoningResponseEvents()...)
+	api := newSSEAPI(t, "/v1/responses", adapttest.SSEFile(t, "testdata/reasoning_responses.sse")...)
 	reply, _, err := hooksopenai.StreamResponse(context.Background(), startRun(t), &api.client.Responses, responseParams("hi"),
 		func(hooks.Chunk) error { return nil })
 	require.NoError(t, err)
 	assert.Equal(t, "weigh it", reply.Response.Reasoning)
 	assert.Equal(t, "ok", reply.Response.Text)
-}
-
-// reasoningChatEvents is testdata/reasoning_chat.sse, event by event.
-var reasoningChatEvents = sseFile("testdata/reasoning_chat.sse")
-
-func reasoningResponseEvents() []string { return sseFile("testdata/reasoning_responses.sse") }
-
-// sseFile is a file of server-sent events split into its events.
-func sseFile(path string) []string {
-	b, err := os.ReadFile(path)
-	if err != nil {
-		panic(err)
-	}
-	var evs []string
-	for _, ev := range strings.SplitAfter(string(b), "\n\n") {
-		if strings.TrimSpace(ev) != "" {
-			evs = append(evs, ev)
-		}
-	}
-	return evs
 }
