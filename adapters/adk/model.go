@@ -34,6 +34,9 @@ func (h *Hooks) beforeModel(ctx agent.Context, req *model.LLMRequest) (*model.LL
 	req.Tools[continueTool] = h.cont
 	req.Contents = unwrapContinues(req.Contents)
 	params := hooksgenai.Params{Model: req.Model, Contents: req.Contents, Config: req.Config}
+	if inv.streaming && h.streams {
+		return inv.beforeStreamed(ctx, req, params)
+	}
 	step, err := inv.run.BeforeModelRequest(ctx, hooksgenai.Request(params))
 	if err != nil {
 		return nil, inv.fail(err)
@@ -63,12 +66,16 @@ func (h *Hooks) beforeModel(ctx agent.Context, req *model.LLMRequest) (*model.LL
 }
 
 // afterModel runs the AfterModelResponse hooks on the final response of
-// the call; a partial (streamed) response goes on without its text, which
-// the final one carries after the hooks.
+// the call. A partial (streamed) response goes through the stream hooks
+// (stream.go) when the chain has some; else it goes on without its text,
+// which the final one carries after the hooks.
 func (h *Hooks) afterModel(ctx agent.Context, resp *model.LLMResponse, respErr error) (*model.LLMResponse, error) {
 	inv := h.get(ctx.InvocationID())
 	if inv == nil {
 		return nil, errNoRun
+	}
+	if b := inv.bridgeOf(ctx, resp, respErr); b != nil {
+		return inv.afterStreamed(ctx, b, resp, respErr)
 	}
 	if resp != nil && resp.Partial {
 		held := *resp

@@ -38,14 +38,26 @@
 //   - A hook failing under FailRun is the error ADK's runner yields.
 //     Model errors are ADK's (OnModelError is left to the app).
 //
-// # What is not covered
+// # Streaming and request fields
 //
-//   - Streaming (StreamingModeSSE): partial responses bypass the model
-//     hooks' rewrite, so the plugin holds their text back (a partial event
-//     carries none) and the final, aggregated response goes through the
-//     hooks. ADK's own streaming tools bypass every tool callback (adk-go
-//     issue 1515): no hook sees their calls; do not offer them under a
-//     guard.
+//   - Streaming (StreamingModeSSE): with a stream hook (hooks.StreamHook)
+//     in the chain, each partial response's text (and thoughts, as
+//     reasoning) goes through the stream hooks as it comes, and the
+//     partial event carries what they let through; the final response is
+//     the reply after AfterModelResponse. ADK splits a model call across
+//     its callbacks, so the call's hooks.Run.StreamModel runs on a
+//     goroutine of its own, fed by the after-model callbacks, from the
+//     before-model callback to the final response (or the invocation's
+//     end). Without a stream hook, partial text is held back (a partial
+//     event carries none) and only the final response goes through the
+//     hooks, so a redaction in AfterModelResponse alone reaches no event
+//     either. ADK's own streaming tools bypass every tool callback
+//     (adk-go issue 1515): no hook sees their calls; do not offer them
+//     under a guard.
+//   - Tool choice and settings are what LLMRequest.Config carries (its
+//     function calling config, temperature, topP, maxOutputTokens, stop
+//     sequences), read and written as adapters/genai does; thought parts
+//     are the reply's Reasoning.
 package adk
 
 import (
@@ -72,11 +84,12 @@ type Options struct {
 
 // Hooks is the state of one Plugin: the run of each invocation.
 type Hooks struct {
-	chain *hooks.Chain
-	host  hooks.Host
-	mu    sync.Mutex
-	runs  map[string]*invocation // by invocation ID
-	cont  tool.Tool              // continueTool
+	chain   *hooks.Chain
+	host    hooks.Host
+	mu      sync.Mutex
+	runs    map[string]*invocation // by invocation ID
+	cont    tool.Tool              // continueTool
+	streams bool                   // the chain has stream hooks: partial responses go through them
 }
 
 // invocation is one ADK invocation under a run.
@@ -88,6 +101,8 @@ type invocation struct {
 	tools     map[string]*hooks.ToolStep   // by call ID
 	output    string                       // the last final reply
 	continues int                          // the Continues honoured so far
+	streaming bool                         // the invocation streams (StreamingModeSSE)
+	bridges   map[string][]*bridge         // streamed model calls under way, by agent and branch
 	ended     *hooks.End                   // a hook ended the run
 	err       error                        // a hook failed the run
 }
@@ -108,7 +123,7 @@ func New(chain *hooks.Chain, opts Options) (*plugin.Plugin, *Hooks, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}, cont: cont}
+	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}, cont: cont, streams: streams(chain)}
 	name := opts.Name
 	if name == "" {
 		name = "hooks"
@@ -137,7 +152,10 @@ func (h *Hooks) get(id string) *invocation {
 // beforeRun starts the invocation's run, or takes the one the context
 // carries.
 func (h *Hooks) beforeRun(ctx agent.InvocationContext) (*genai.Content, error) {
-	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}}
+	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}, bridges: map[string][]*bridge{}}
+	if rc := ctx.RunConfig(); rc != nil {
+		inv.streaming = rc.StreamingMode == agent.StreamingModeSSE
+	}
 	if run, ok := hooks.RunFromContext(ctx); ok && run != nil {
 		inv.run = run
 	} else {
@@ -163,7 +181,11 @@ func (h *Hooks) afterRun(ctx agent.InvocationContext) {
 	inv := h.runs[ctx.InvocationID()]
 	delete(h.runs, ctx.InvocationID())
 	h.mu.Unlock()
-	if inv == nil || !inv.owned {
+	if inv == nil {
+		return
+	}
+	inv.stopBridges()
+	if !inv.owned {
 		return
 	}
 	inv.mu.Lock()
