@@ -98,6 +98,10 @@ func withChoice(out *sdk.MessageNewParams, base sdk.MessageNewParams, req hooks.
 	if s == nil {
 		s = &hooks.ModelSettings{}
 	}
+	if err := adapt.CheckProvider("anthropic", s.Provider, "model", "messages", "system", "tools", "tool_choice",
+		"max_tokens", "stop_sequences", temperatureField, topPField, "stream"); err != nil {
+		return err
+	}
 	if s.MaxTokens != nil {
 		out.MaxTokens = int64(*s.MaxTokens)
 	}

@@ -103,9 +103,10 @@ func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 			r.Tools = []hooks.ToolSpec{}
 			r.ToolChoice = &hooks.ToolChoice{Mode: "required"}
 		},
-		"NaN temperature":     func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
-		"negative max tokens": func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(-1) },
-		"empty stop":          func(r *hooks.ModelRequest) { r.Settings.Stop = []string{""} },
+		"NaN temperature":       func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
+		"negative max tokens":   func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(-1) },
+		"empty stop":            func(r *hooks.ModelRequest) { r.Settings.Stop = []string{""} },
+		"provider sets a field": func(r *hooks.ModelRequest) { r.Settings.Provider = map[string]any{"MODEL": "x"} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			base := settingsParams()

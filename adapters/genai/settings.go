@@ -98,6 +98,12 @@ func withChoice(cfg *sdk.GenerateContentConfig, base *sdk.GenerateContentConfig,
 	if s == nil {
 		s = &hooks.ModelSettings{}
 	}
+	// ExtraBody is merged into the request body: its keys must not say
+	// what the contents, tools or generation config say.
+	if err := adapt.CheckProvider("genai", s.Provider, "model", "contents", "system_instruction", "tools",
+		"tool_config", "generation_config", "safety_settings", "cached_content"); err != nil {
+		return err
+	}
 	cfg.Temperature, cfg.TopP = float32Of(s.Temperature), float32Of(s.TopP)
 	cfg.MaxOutputTokens = 0
 	if s.MaxTokens != nil {

@@ -104,9 +104,10 @@ func TestBuildRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 			r.Tools = []hooks.ToolSpec{}
 			r.ToolChoice = &hooks.ToolChoice{Mode: "required"}
 		},
-		"infinite temperature": func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.Inf(-1)) },
-		"zero max tokens":      func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
-		"empty stop":           func(r *hooks.ModelRequest) { r.Settings.Stop = []string{""} },
+		"infinite temperature":  func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.Inf(-1)) },
+		"zero max tokens":       func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
+		"empty stop":            func(r *hooks.ModelRequest) { r.Settings.Stop = []string{""} },
+		"provider sets a field": func(r *hooks.ModelRequest) { r.Settings.Provider = map[string]any{"generationConfig": "x"} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			base := settingsParams()

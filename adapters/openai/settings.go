@@ -96,6 +96,9 @@ func withChoice(out *oai.ChatCompletionNewParams, base oai.ChatCompletionNewPara
 	if s == nil {
 		s = &hooks.ModelSettings{}
 	}
+	if err := adapt.CheckProvider("openai", s.Provider, chatReserved...); err != nil {
+		return err
+	}
 	out.Temperature, out.TopP = floatOpt(s.Temperature), floatOpt(s.TopP)
 	// The API's spelling the host used: max_tokens only when it used
 	// that one alone (older models and compatible servers).
@@ -111,6 +114,15 @@ func withChoice(out *oai.ChatCompletionNewParams, base oai.ChatCompletionNewPara
 	out.SetExtraFields(maps.Clone(s.Provider))
 	return nil
 }
+
+// chatReserved and responsesReserved are the wire fields the hooks'
+// request says: a hook's Provider may not set them under another name.
+var (
+	chatReserved = []string{"model", "messages", "tools", "tool_choice", "functions", "function_call",
+		"temperature", "top_p", "max_tokens", "max_completion_tokens", "stop", "stream", "stream_options"}
+	responsesReserved = []string{"model", "input", "instructions", "tools", "tool_choice", "temperature", "top_p",
+		"max_output_tokens", "stream", "previous_response_id", "conversation", "prompt"}
+)
 
 // buildChatChoice is the SDK's tool choice for the hooks' (checked) one.
 func buildChatChoice(c *hooks.ToolChoice, custom map[string]bool) oai.ChatCompletionToolChoiceOptionUnionParam {
@@ -215,6 +227,9 @@ func withResponsesChoice(out *responses.ResponseNewParams, base responses.Respon
 	}
 	if len(s.Stop) > 0 {
 		return errors.New("openai: a hook set Settings.Stop, and the Responses API has no stop sequences")
+	}
+	if err := adapt.CheckProvider("openai", s.Provider, responsesReserved...); err != nil {
+		return err
 	}
 	out.Temperature, out.TopP, out.MaxOutputTokens = floatOpt(s.Temperature), floatOpt(s.TopP), intOpt(s.MaxTokens)
 	out.SetExtraFields(maps.Clone(s.Provider))

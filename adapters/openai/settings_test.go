@@ -116,11 +116,12 @@ func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 			r.Tools = []hooks.ToolSpec{}
 			r.ToolChoice = &hooks.ToolChoice{Mode: "required"}
 		},
-		"NaN temperature":      func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
-		"infinite top_p":       func(r *hooks.ModelRequest) { r.Settings.TopP = adapttest.F64(math.Inf(1)) },
-		"negative temperature": func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(-1) },
-		"zero max tokens":      func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
-		"empty stop":           func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
+		"NaN temperature":       func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
+		"infinite top_p":        func(r *hooks.ModelRequest) { r.Settings.TopP = adapttest.F64(math.Inf(1)) },
+		"negative temperature":  func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(-1) },
+		"zero max tokens":       func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
+		"empty stop":            func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
+		"provider sets a field": func(r *hooks.ModelRequest) { r.Settings.Provider = map[string]any{"Tool_Choice": "x"} },
 	} {
 		t.Run(name, func(t *testing.T) {
 			base := settingsParams()
@@ -181,6 +182,15 @@ func TestResponsesFieldsBothWays(t *testing.T) {
 	req.Settings.Stop = []string{"END"}
 	_, err = hooksopenai.ResponsesParams(base, req)
 	require.ErrorContains(t, err, "Settings.Stop")
+
+	req.Settings.Stop = nil
+	req.Settings.Provider = map[string]any{"Previous-Response-ID": "resp_other"}
+	_, err = hooksopenai.ResponsesParams(base, req)
+	require.ErrorContains(t, err, "previous_response_id", "a hook cannot add a conversation under another spelling")
+	req.Settings.Provider = map[string]any{"reasoning": map[string]any{"summary": "auto"}}
+	sent, err = hooksopenai.ResponsesParams(base, req)
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"reasoning": map[string]any{"summary": "auto"}}, sent.ExtraFields())
 }
 
 func TestStreamResponseAssemblesReasoningSummaries(t *testing.T) {

@@ -6,6 +6,8 @@ import (
 	"maps"
 	"math"
 	"reflect"
+	"strings"
+	"unicode"
 
 	"github.com/rienda/hooks"
 )
@@ -117,3 +119,36 @@ func CheckToolChoice(adapter string, c *hooks.ToolChoice, offered []string) erro
 // Ptr is a pointer to a copy of v, for filling the hooks' settings from an
 // SDK's optional values.
 func Ptr[T any](v T) *T { return &v }
+
+// CheckProvider says which key of a hook's Settings.Provider would
+// override what the request's own fields say (reserved: the wire names
+// the adapter fills from the hooks' request: model, messages, tools, tool
+// choice, the settings): a later hook could otherwise send what an earlier
+// guard read and allowed under another name. Keys compare as servers may
+// read them: case-insensitively, and with _ and - ignored (Gemini reads
+// generation_config and generationConfig alike; Go servers fold case).
+func CheckProvider(adapter string, provider map[string]any, reserved ...string) error {
+	if len(provider) == 0 {
+		return nil
+	}
+	taken := make(map[string]string, len(reserved))
+	for _, r := range reserved {
+		taken[foldKey(r)] = r
+	}
+	for key := range provider {
+		if r, ok := taken[foldKey(key)]; ok {
+			return fmt.Errorf("%s: Settings.Provider key %q sets %s, which the request's own fields say", adapter, key, r)
+		}
+	}
+	return nil
+}
+
+// foldKey is key as a lenient server matches it.
+func foldKey(key string) string {
+	return strings.Map(func(r rune) rune {
+		if r == '_' || r == '-' {
+			return -1
+		}
+		return unicode.ToLower(r)
+	}, key)
+}
