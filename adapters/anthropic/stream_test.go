@@ -61,12 +61,7 @@ func messageEvents(texts []string, calls ...call) []string {
 
 const secret = adapttest.Secret
 
-var keyPattern = adapttest.KeyPattern
-
-type (
-	redactor = adapttest.Redactor
-	received = adapttest.Received
-)
+type redactor = adapttest.Redactor
 
 var (
 	newReceived = adapttest.NewReceived

@@ -88,8 +88,6 @@ func functionResponse(t *testing.T, part map[string]any) map[string]any {
 
 const secret = adapttest.Secret
 
-var keyPattern = adapttest.KeyPattern
-
 type (
 	redactor = adapttest.Redactor
 	received = adapttest.Received

@@ -67,12 +67,7 @@ func chatEvents(texts []string, calls ...call) []string {
 
 const secret = adapttest.Secret
 
-var keyPattern = adapttest.KeyPattern
-
-type (
-	redactor = adapttest.Redactor
-	received = adapttest.Received
-)
+type redactor = adapttest.Redactor
 
 var (
 	newReceived = adapttest.NewReceived
