@@ -5,6 +5,7 @@ import (
 	"iter"
 	"regexp"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -18,6 +19,7 @@ import (
 	"google.golang.org/adk/v2/plugin"
 	"google.golang.org/adk/v2/runner"
 	"google.golang.org/adk/v2/session"
+	"google.golang.org/adk/v2/tool"
 	"google.golang.org/genai"
 
 	"github.com/rienda/hooks"
@@ -225,4 +227,63 @@ func TestAStreamedCallADKNeverMakesLeavesNoGoroutine(t *testing.T) {
 		}
 	}
 	assert.Equal(t, "cached", text)
+}
+
+// scriptModel answers call i with replies[i]: its partial pieces, then the
+// whole content.
+type scriptModel struct {
+	mu      *sync.Mutex
+	n       *int
+	replies []*genai.Content
+}
+
+func (scriptModel) Name() string { return "script-model" }
+
+func (m scriptModel) GenerateContent(_ context.Context, _ *model.LLMRequest, stream bool) iter.Seq2[*model.LLMResponse, error] {
+	return func(yield func(*model.LLMResponse, error) bool) {
+		m.mu.Lock()
+		c := m.replies[min(*m.n, len(m.replies)-1)]
+		*m.n++
+		m.mu.Unlock()
+		for _, p := range c.Parts {
+			if stream && p.Text != "" {
+				if !yield(&model.LLMResponse{Content: genai.NewContentFromText(p.Text, genai.RoleModel), Partial: true}, nil) {
+					return
+				}
+			}
+		}
+		yield(&model.LLMResponse{Content: c, TurnComplete: true, FinishReason: genai.FinishReasonStop}, nil)
+	}
+}
+
+func TestStreamedToolTurnGoesThroughTheHooks(t *testing.T) {
+	var n int
+	m := scriptModel{mu: &sync.Mutex{}, n: &n, replies: []*genai.Content{
+		{Role: genai.RoleModel, Parts: []*genai.Part{{Text: "Reading. "}, {FunctionCall: &genai.FunctionCall{Name: "read", Args: map[string]any{"path": "a"}}}}},
+		textReply("The key is " + secret + "."),
+	}}
+	read := &toolLog{out: map[string]any{"result": "contents"}}
+	var seen adapttest.Seen
+	a := newApp(t, m, []tool.Tool{read.tool(t, "read")}, adapttest.Redactor{}, seen.Hook())
+	var final []string
+	for ev, err := range a.runner.Run(t.Context(), "user", "s1", genai.NewContentFromText("go", genai.RoleUser),
+		agent.RunConfig{StreamingMode: agent.StreamingModeSSE}) {
+		require.NoError(t, err)
+		if ev.Content == nil {
+			continue
+		}
+		for _, p := range ev.Content.Parts {
+			assert.NotContains(t, p.Text, "sk-live")
+			if !ev.Partial && p.Text != "" {
+				final = append(final, p.Text)
+			}
+		}
+	}
+	assert.Len(t, read.calls, 1, "the streamed reply's call ran")
+	require.Len(t, seen.Replies, 2)
+	require.Len(t, seen.Replies[0].ToolCalls, 1)
+	assert.NotEmpty(t, seen.Replies[0].ToolCalls[0].ID, "the hooks see ADK's call ID")
+	assert.Equal(t, []string{"Reading. ", "The key is [REDACTED]."}, final)
+	require.Len(t, a.ends, 1)
+	assert.Equal(t, "The key is [REDACTED].", a.ends[0].Output)
 }
