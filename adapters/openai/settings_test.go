@@ -201,3 +201,15 @@ func TestStreamResponseAssemblesReasoningSummaries(t *testing.T) {
 	assert.Equal(t, "weigh it", reply.Response.Reasoning)
 	assert.Equal(t, "ok", reply.Response.Text)
 }
+
+func TestChatReasoningIsNotSentBack(t *testing.T) {
+	reply := completion(`{"role":"assistant","content":null,"refusal":null,"reasoning_content":"secret plan",`+
+		`"tool_calls":[{"id":"call_1","type":"function","function":{"name":"read","arguments":"{}"}}]}`, "tool_calls")
+	api := newFakeAPI(t, reply, textReply("done"))
+	p := settingsParams()
+	p.ToolChoice = oai.ChatCompletionToolChoiceOptionUnionParam{}
+	_, _, err := runLoop(t, api, readWrite(), p)
+	require.NoError(t, err)
+	require.Len(t, api.requests(), 2)
+	assert.NotContains(t, string(api.requests()[1]), "secret plan", "the loop's conversation carries no reasoning")
+}
