@@ -1,7 +1,6 @@
 package adk_test
 
 import (
-	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -77,9 +76,6 @@ func TestHooksSeeTheToolChoiceAndSettingsADKCarries(t *testing.T) {
 }
 
 func TestAHooksToolChoiceAndSettingsReachTheModel(t *testing.T) {
-	if !corePatchesChoice() {
-		t.Skip("the core applies ModelRequestPatch.ToolChoice and Settings with #35's core work (helper fields); ADK runs no wrap hooks to set them otherwise")
-	}
 	m := &fakeModel{replies: []*genai.Content{textReply("ok")}}
 	read := &toolLog{out: map[string]any{"result": "x"}}
 	force := hooks.Funcs{HookName: "force", BeforeModelRequest: func(*hooks.Context, hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
@@ -96,23 +92,4 @@ func TestAHooksToolChoiceAndSettingsReachTheModel(t *testing.T) {
 		cfg.ToolConfig.FunctionCallingConfig)
 	require.NotNil(t, cfg.TopP)
 	assert.InDelta(t, 0.5, *cfg.TopP, 0)
-}
-
-// corePatchesChoice reports whether the core applies a BeforeModelRequest
-// hook's ToolChoice.
-func corePatchesChoice() bool {
-	chain, err := hooks.NewChain([]hooks.Hook{hooks.Funcs{HookName: "probe",
-		BeforeModelRequest: func(*hooks.Context, hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
-			return &hooks.ModelRequestPatch{ToolChoice: &hooks.ToolChoice{Mode: hooks.ToolChoiceNone}}, nil
-		}}})
-	if err != nil {
-		return false
-	}
-	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{})
-	if err != nil {
-		return false
-	}
-	defer run.End(context.Background(), hooks.RunEnd{})
-	step, err := run.BeforeModelRequest(context.Background(), hooks.ModelRequest{})
-	return err == nil && step.Request.ToolChoice != nil
 }
