@@ -8,6 +8,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 )
 
@@ -155,6 +156,7 @@ type Context struct {
 	life      *callLife
 	hook      int32 // index of the running hook in the chain's list; -1: none
 	rewritten bool  // in tool points: a hook replaced the call's arguments
+	review    int32 // the verdict of the hook's last Review in this call (reviewNone…), atomic
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).
@@ -272,8 +274,10 @@ func (c *Context) Interactive() bool {
 }
 
 // Confirm asks a person and blocks until they answer. Without a
-// Host.Confirm it answers Host.AutoApprove at once. An error from the host,
-// or a cancelled context, answers no.
+// Host.Confirm it asks Host.Review, and takes a plain approval as a yes
+// (an edit or an answer cannot be carried by a yes, so it is a no);
+// without either it answers Host.AutoApprove at once. An error from the
+// host, or a cancelled context, answers no.
 func (c *Context) Confirm(p Prompt) bool {
 	if c.run() == nil {
 		return false // nobody to ask
@@ -284,18 +288,25 @@ func (c *Context) Confirm(p Prompt) bool {
 		ok, err := h.Confirm(c.base(), p)
 		return !c.hostFailed("confirm", p.Title, err) && ok
 	case h.Review != nil:
-		v, err := h.Review(c.base(), Review{Prompt: p})
-		return !c.hostFailed("review", p.Title, err) && v.Approved
+		v, err := c.askReview(Review{Prompt: p})
+		return err == nil && v.Kind() == ReviewApproved
 	}
 	return h.AutoApprove
 }
 
 // Review asks a person to decide about r and blocks until they answer: to
 // approve, to approve with edited arguments, to reject with a message the
-// model reads, or to answer instead of the tool. Without a Host.Review the
-// host's Confirm answers yes or no; without either, Host.AutoApprove. An
-// error from the host, or a cancelled context, is a rejection, returned
-// with the error.
+// model reads, or to answer instead of the tool (Verdict.Patch reads the
+// answer for a tool call). Without a Host.Review the host's Confirm
+// answers yes or no; without either, Host.AutoApprove.
+//
+// The verdict is the caller's own copy, and so is the call the host is
+// shown. An error from the host, a panic in it, a verdict that contradicts
+// itself (Verdict.Check) or a cancelled context is a rejection, returned
+// with the error; each but the cancellation is also a Diagnostic naming
+// the hook. In a tool point, the trace event of the hook that asked
+// records the verdict (TraceEvent.Review), and arguments the person edited
+// are checked again by the BeforeToolExecute hooks listed before it.
 func (c *Context) Review(r Review) (Verdict, error) {
 	if c.run() == nil {
 		return Verdict{}, nil // nobody to ask
@@ -303,21 +314,81 @@ func (c *Context) Review(r Review) (Verdict, error) {
 	h := &c.run().host
 	switch {
 	case h.Review != nil:
-		v, err := h.Review(c.base(), r)
-		if err != nil {
-			c.hostFailed("review", r.Prompt.Title, err)
-			return Verdict{}, err
-		}
-		return v, nil
+		return c.askReview(r)
 	case h.Confirm != nil:
 		ok, err := h.Confirm(c.base(), r.Prompt)
-		if err != nil {
-			c.hostFailed("confirm", r.Prompt.Title, err)
+		if c.hostFailed("confirm", r.Prompt.Title, err) {
+			c.noteReview(Verdict{}, err)
 			return Verdict{}, err
 		}
+		c.noteReview(Verdict{Approved: ok}, nil)
 		return Verdict{Approved: ok}, nil
 	}
+	c.noteReview(Verdict{Approved: h.AutoApprove}, nil)
 	return Verdict{Approved: h.AutoApprove}, nil
+}
+
+// askReview asks the host's Review, with its own copy of the call, and
+// returns a verdict the caller owns: a host that fails, panics or
+// contradicts itself gives a rejection, with the error.
+func (c *Context) askReview(r Review) (v Verdict, err error) {
+	if r.Call != nil {
+		call := *r.Call
+		args, _ := copyJSON(call.Arguments)
+		call.Arguments, _ = args.(map[string]any)
+		r.Call = &call
+	}
+	v, err = c.callReview(r)
+	if err == nil {
+		if bad := v.Check(); bad != nil {
+			err = reviewError(c.Hook(), bad)
+		}
+	}
+	if c.hostFailed("review", r.Prompt.Title, err) {
+		c.noteReview(Verdict{Message: v.Message}, err)
+		return Verdict{Message: v.Message}, err
+	}
+	v = v.clone()
+	c.noteReview(v, nil)
+	return v, nil
+}
+
+// callReview calls the host's Review, a panic in it its error.
+func (c *Context) callReview(r Review) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = Verdict{}, fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return c.run().host.Review(c.base(), r)
+}
+
+// noteReview records the verdict of the running hook's review for its
+// trace event, unless the call was cancelled while it waited (a pause:
+// nothing was decided). The last review of a hook's call is the one
+// recorded.
+func (c *Context) noteReview(v Verdict, err error) {
+	if c.Err() != nil {
+		return
+	}
+	kind := reviewRejected
+	if err == nil {
+		kind = reviewKinds[v.Kind()]
+	}
+	for {
+		old := atomic.LoadInt32(&c.review)
+		if atomic.CompareAndSwapInt32(&c.review, old, kind|old&reviewEditedBit|editedBit(kind)) {
+			return
+		}
+	}
+}
+
+// editedBit is reviewEditedBit for an edit.
+func editedBit(kind int32) int32 {
+	if kind == reviewEdited {
+		return reviewEditedBit
+	}
+	return 0
 }
 
 // hostFailed reports err, the failure of the host's ask (Confirm or

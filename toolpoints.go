@@ -29,12 +29,26 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	l.call, l.hasCall = call, true
 	defer l.end()
 	site := callSite{ctx, l, slots}
-	s := beforeTool{r: r, site: &site, step: step}
+	s := beforeTool{r: r, site: &site, step: step, end: len(hs)}
 	t0, tracing := r.traceStart()
 	if a := s.ask(0, tracing); a.at < len(hs) {
 		p := walkRules[BeforeToolExecuteHook, ToolCallPatch]{s.ask, s.apply, s.refused}
-		if err := walk(r, l, ctx, hs, p, a, t0, tracing); err != nil {
-			return err
+		for {
+			if err := walk(r, l, ctx, hs, p, a, t0, tracing); err != nil {
+				return err
+			}
+			if s.edited == 0 { // the walk ended; else it stopped at a person's edit
+				break
+			}
+			at := s.edited - 1
+			s.edited, s.rewritten = 0, true
+			if err := recheck(r, ctx, call, step, at, 0); err != nil || step.Refused || step.Result != nil {
+				return err
+			}
+			t0, _ = r.traceStart()
+			if a = s.ask(at+1, tracing); a.at >= len(hs) {
+				break
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil && !step.Refused { // a refusal stands; an answer past the deadline does not
@@ -51,12 +65,15 @@ type beforeTool struct {
 	site      *callSite // the point call's
 	step      *ToolStep
 	rewritten bool
+	end       int // the hooks asked are those before end: all, or those before a person's edit (recheck)
+	depth     int // how many rechecks this walk is inside
+	edited    int // list place + 1 of the hook whose person edited the call, where the walk stopped; 0: none
 }
 
 func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 	defer recoverPanic(&a.err)
 	// Local copies: no patch applies within a batch.
-	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool, s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
+	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool[:s.end], s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
 	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
 		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
@@ -86,6 +103,12 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		res := *p.Result
 		s.step.Result, s.step.stop = &res, stoppedBy(index)
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
+	}
+	if p.Arguments != nil {
+		if pos := s.position(index); pos > 0 && s.site.slots[pos].personEdited() {
+			s.edited = pos + 1 // the walk stops, for a second look (recheck)
+			return verdict{decision: DecisionChanged, changed: changed, stop: true}
+		}
 	}
 	return changedOr(changed)
 }

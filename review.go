@@ -1,0 +1,226 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync/atomic"
+	"unsafe"
+)
+
+// What a person decided, as the trace reports it (TraceEvent.Review) and
+// as Verdict.Kind names it.
+const (
+	ReviewApproved = "approved" // yes: the call runs as it is
+	ReviewEdited   = "edited"   // yes, with the person's arguments
+	ReviewRejected = "rejected" // no: the model reads the person's message
+	ReviewAnswered = "answered" // the person's result stands for the tool's, which does not run
+)
+
+// The verdict of a hook's review, as its Context records it.
+const (
+	reviewNone int32 = iota
+	reviewApproved
+	reviewEdited
+	reviewRejected
+	reviewAnswered
+)
+
+var reviewKinds = map[string]int32{ReviewApproved: reviewApproved, ReviewEdited: reviewEdited,
+	ReviewRejected: reviewRejected, ReviewAnswered: reviewAnswered}
+
+// reviewNames are the kinds' names, by their number.
+var reviewNames = [...]string{"", ReviewApproved, ReviewEdited, ReviewRejected, ReviewAnswered}
+
+// reviewEditedBit marks, beside the last verdict, that some review of the
+// hook's call edited it.
+const reviewEditedBit = 8
+
+// reviewed returns what the hook of c decided in its last review of this
+// call (reviewNone when it asked none).
+func (c *Context) reviewed() int32 {
+	if c == nil {
+		return reviewNone
+	}
+	return atomic.LoadInt32(&c.review) &^ reviewEditedBit
+}
+
+// personEdited reports whether a review of the hook's call edited it.
+func (c *Context) personEdited() bool { return atomic.LoadInt32(&c.review)&reviewEditedBit != 0 }
+
+// DefaultRejection is the reason the model reads when a person rejects a
+// call without saying why.
+const DefaultRejection = "The user rejected this tool call. Do not retry it unchanged; ask the user or go on another way."
+
+// Kind names what v decides for a tool call: ReviewAnswered (a Result),
+// ReviewEdited (approved with Arguments), ReviewApproved, or
+// ReviewRejected (anything else, a contradictory verdict included, as
+// Patch reads it).
+func (v Verdict) Kind() string {
+	switch {
+	case v.Check() != nil:
+		return ReviewRejected
+	case v.Result != nil:
+		return ReviewAnswered
+	case v.Approved && v.Arguments != nil:
+		return ReviewEdited
+	case v.Approved:
+		return ReviewApproved
+	}
+	return ReviewRejected
+}
+
+// Check reports a verdict that contradicts itself, which Patch reads as a
+// rejection: a Result together with Arguments (the tool cannot both run
+// with the person's arguments and not run), Arguments on a rejection
+// (nothing runs them), or Arguments that cannot be copied (a map that
+// contains itself, or nested deeper than 10,000 levels).
+func (v Verdict) Check() error {
+	switch {
+	case v.Result != nil && v.Arguments != nil:
+		return errors.New("the verdict both answers the call (Result) and edits it (Arguments)")
+	case !v.Approved && v.Result == nil && v.Arguments != nil:
+		return errors.New("the verdict rejects the call and edits its arguments: nothing would run them")
+	}
+	if v.Arguments != nil {
+		if _, ok := copyJSON(v.Arguments); !ok {
+			return errors.New("the verdict's arguments contain themselves or are nested too deeply")
+		}
+	}
+	if v.Result != nil {
+		if _, ok := copyJSON(v.Result.Value); !ok {
+			return errors.New("the verdict's result value contains itself or is nested too deeply")
+		}
+	}
+	return nil
+}
+
+// Patch is what v decides for the tool call under review, as a
+// BeforeToolExecute hook returns it. It is the one reading of a verdict,
+// for every hook kind:
+//   - a Result answers the call: the tool does not run, the model reads
+//     the result (IsError as the person set it), whatever Approved says;
+//   - approved with Arguments: the tool runs with the person's arguments
+//     (a copy: the host may reuse its map). Arguments replace the
+//     arguments only; the tool and the call ID stay the model's;
+//   - approved: nil, no opinion: the call goes on to the next hook;
+//   - rejected: a refusal whose reason is Message, or DefaultRejection
+//     when it is empty.
+//
+// A Message with an approval is not sent to the model (neither LangChain's
+// approve nor Claude Code's allow carries one): a hook that wants the
+// model to read it writes it into the result after the call. A
+// contradictory verdict (Check) is a rejection, with Message as its
+// reason when there is one.
+//
+// Arguments a person edited are checked again by the guards listed before
+// the hook that asked (see "A person's verdict" in docs/semantics.md).
+func (v Verdict) Patch() *ToolCallPatch {
+	if v.Check() != nil || (v.Result == nil && !v.Approved) {
+		reason := v.Message
+		if reason == "" {
+			reason = DefaultRejection
+		}
+		return Refuse(reason)
+	}
+	if v.Result != nil {
+		res := *v.Result
+		res.Value, _ = copyJSON(res.Value)
+		return &ToolCallPatch{Result: &res}
+	}
+	if v.Arguments != nil {
+		args, _ := copyJSON(v.Arguments)
+		return &ToolCallPatch{Arguments: args.(map[string]any)}
+	}
+	return nil
+}
+
+// clone returns v with its own copies of Arguments and Result, so that a
+// host that reuses its maps, or a hook that changes the verdict it got,
+// changes nothing another party holds. A verdict that cannot be copied
+// (Check) is a rejection carrying its message.
+func (v Verdict) clone() Verdict {
+	if v.Check() != nil {
+		return Verdict{Message: v.Message}
+	}
+	if v.Arguments != nil {
+		args, _ := copyJSON(v.Arguments)
+		v.Arguments = args.(map[string]any)
+	}
+	if v.Result != nil {
+		res := *v.Result
+		res.Value, _ = copyJSON(res.Value)
+		v.Result = &res
+	}
+	return v
+}
+
+// copyJSON copies the maps and lists of v (JSON's types, at any depth),
+// keeping other values as they are; ok is false for a value that contains
+// itself or is nested past maxRewriteDepth.
+func copyJSON(v any) (any, bool) {
+	c := copier{onPath: map[ref]bool{}, done: map[ref]any{}}
+	out := c.value(v, 0)
+	return out, !c.failed
+}
+
+// copier walks one value. A map or list shared by several places is
+// copied once, and the copy shared alike, so that sharing cannot make the
+// copy exponential.
+type copier struct {
+	onPath map[ref]bool
+	done   map[ref]any
+	failed bool
+}
+
+func (c *copier) value(v any, depth int) any {
+	if c.failed {
+		return nil
+	}
+	var r ref
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		r = ref{reflect.ValueOf(x).UnsafePointer(), -1}
+	case []any:
+		if x == nil {
+			return x
+		}
+		r = ref{unsafe.Pointer(unsafe.SliceData(x)), len(x)}
+	default:
+		return v
+	}
+	if depth >= maxRewriteDepth || c.onPath[r] {
+		c.failed = true
+		return nil
+	}
+	if out, ok := c.done[r]; ok {
+		return out
+	}
+	c.onPath[r] = true
+	var out any
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = c.value(e, depth+1)
+		}
+		out = m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = c.value(e, depth+1)
+		}
+		out = l
+	}
+	delete(c.onPath, r)
+	c.done[r] = out
+	return out
+}
+
+// reviewError names the hook whose review could not be read.
+func reviewError(hook string, err error) error {
+	return fmt.Errorf("review asked by hook %q: %w", hook, err)
+}
