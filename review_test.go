@@ -122,7 +122,10 @@ func TestAPersonsEditPassesTheGuardsListedBefore(t *testing.T) {
 	require.NoError(t, err)
 	ran := false
 	res, err := run.CallTool(context.Background(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls"}},
-		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+			ran = true
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.False(t, ran, "the edited call is refused by the guard listed before")
 	assert.Equal(t, hooks.ToolResult{Text: "no removing /", IsError: true}, res)
@@ -142,7 +145,10 @@ func TestAPersonsEditPassesTheGuardsListedBefore(t *testing.T) {
 	require.NoError(t, err)
 	var got hooks.ToolCall
 	_, err = run.CallTool(context.Background(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls"}},
-		func(_ *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) { got = call; return hooks.ToolResult{}, nil })
+		func(_ *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+			got = call
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.Equal(t, hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls -la"}}, got)
 	assert.Equal(t, []string{"ls", "ls -la"}, seen)
@@ -178,7 +184,10 @@ func TestAnEditAnsweredOnTheSecondLookUnwindsEveryEnteredHook(t *testing.T) {
 	run, err := chain.Start(context.Background(), hooks.Host{Review: editTo(map[string]any{"q": "cached"})}, hooks.RunStart{})
 	require.NoError(t, err)
 	res, err := run.CallTool(context.Background(), hooks.ToolCall{ID: "1", Name: "search", Arguments: map[string]any{"q": "new"}},
-		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { t.Error("the tool ran"); return hooks.ToolResult{}, nil })
+		func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+			t.Error("the tool ran")
+			return hooks.ToolResult{}, nil
+		})
 	require.NoError(t, err)
 	assert.Equal(t, "from cache", res.Text)
 	assert.Equal(t, []string{"approval", "cache"}, unwound)
