@@ -8,8 +8,8 @@ import (
 	"os"
 	"runtime"
 	"strings"
-	"sync/atomic"
 	"time"
+	"unsafe"
 )
 
 // Session identifies the conversation a run belongs to.
@@ -154,9 +154,10 @@ type Context struct {
 	// lives in the same allocation (newCall), filled from the run's
 	// template as the hook is entered. Nil in a literal.
 	life      *callLife
-	hook      int32 // index of the running hook in the chain's list; -1: none
-	rewritten bool  // in tool points: a hook replaced the call's arguments
-	review    int32 // the verdict of the hook's last Review in this call (reviewNone…), atomic
+	hook      int32          // index of the running hook in the chain's list; -1: none
+	rewritten bool           // in tool points: a hook replaced the call's arguments
+	review    int32          // the verdict of the hook's last Review in this call (reviewNone…), atomic
+	reviewNo  unsafe.Pointer // *string: the reason of a person's no to the call under review, atomic; nil: none
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).
@@ -318,13 +319,13 @@ func (c *Context) Review(r Review) (Verdict, error) {
 	case h.Confirm != nil:
 		ok, err := h.Confirm(c.base(), r.Prompt)
 		if c.hostFailed("confirm", r.Prompt.Title, err) {
-			c.noteReview(Verdict{}, err)
+			c.noteReview(r, Verdict{}, err)
 			return Verdict{}, err
 		}
-		c.noteReview(Verdict{Approved: ok}, nil)
+		c.noteReview(r, Verdict{Approved: ok}, nil)
 		return Verdict{Approved: ok}, nil
 	}
-	c.noteReview(Verdict{Approved: h.AutoApprove}, nil)
+	c.noteReview(r, Verdict{Approved: h.AutoApprove}, nil)
 	return Verdict{Approved: h.AutoApprove}, nil
 }
 
@@ -345,11 +346,11 @@ func (c *Context) askReview(r Review) (v Verdict, err error) {
 		}
 	}
 	if c.hostFailed("review", r.Prompt.Title, err) {
-		c.noteReview(Verdict{Message: v.Message}, err)
+		c.noteReview(r, Verdict{Message: v.Message}, err)
 		return Verdict{Message: v.Message}, err
 	}
 	v = v.clone()
-	c.noteReview(v, nil)
+	c.noteReview(r, v, nil)
 	return v, nil
 }
 
@@ -361,34 +362,6 @@ func (c *Context) callReview(r Review) (v Verdict, err error) {
 		}
 	}()
 	return c.run().host.Review(c.base(), r)
-}
-
-// noteReview records the verdict of the running hook's review for its
-// trace event, unless the call was cancelled while it waited (a pause:
-// nothing was decided). The last review of a hook's call is the one
-// recorded.
-func (c *Context) noteReview(v Verdict, err error) {
-	if c.Err() != nil {
-		return
-	}
-	kind := reviewRejected
-	if err == nil {
-		kind = reviewKinds[v.Kind()]
-	}
-	for {
-		old := atomic.LoadInt32(&c.review)
-		if atomic.CompareAndSwapInt32(&c.review, old, kind|old&reviewEditedBit|editedBit(kind)) {
-			return
-		}
-	}
-}
-
-// editedBit is reviewEditedBit for an edit.
-func editedBit(kind int32) int32 {
-	if kind == reviewEdited {
-		return reviewEditedBit
-	}
-	return 0
 }
 
 // hostFailed reports err, the failure of the host's ask (Confirm or

@@ -224,3 +224,67 @@ func (c *copier) value(v any, depth int) any {
 func reviewError(hook string, err error) error {
 	return fmt.Errorf("review asked by hook %q: %w", hook, err)
 }
+
+// noteReview records the verdict of the running hook's review r for its
+// trace event and, when r is about the call, the person's no, which
+// stands whatever the hook returns (personsNo). Nothing is recorded when
+// the call was cancelled while the person was asked (a pause: nothing was
+// decided). The last review of a hook's call is the one recorded.
+func (c *Context) noteReview(r Review, v Verdict, err error) {
+	if c.Err() != nil {
+		return
+	}
+	kind := reviewRejected
+	if err == nil {
+		kind = reviewKinds[v.Kind()]
+	}
+	for {
+		old := atomic.LoadInt32(&c.review)
+		if atomic.CompareAndSwapInt32(&c.review, old, kind|old&reviewEditedBit|editedBit(kind)) {
+			break
+		}
+	}
+	if r.Call == nil {
+		return
+	}
+	var no *string
+	if kind == reviewRejected {
+		reason := v.Message
+		if reason == "" {
+			reason = DefaultRejection
+		}
+		no = &reason
+	}
+	atomic.StorePointer(&c.reviewNo, unsafe.Pointer(no))
+}
+
+// editedBit is reviewEditedBit for an edit.
+func editedBit(kind int32) int32 {
+	if kind == reviewEdited {
+		return reviewEditedBit
+	}
+	return 0
+}
+
+// personsNo makes a person's no to the call under review stand: a hook
+// that asked (Context.Review with the call) and was told no, and then
+// returned anything but a refusal or an answer (nothing, an allow, new
+// arguments, an error its policy would let pass: a JavaScript hook that
+// tested the verdict object as if it were confirm's boolean, an object
+// being always true), refuses the call with the person's reason, and the
+// slip is reported. p and err are what the hook returned.
+func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error) {
+	no := (*string)(atomic.LoadPointer(&c.reviewNo))
+	if no == nil {
+		return p, err
+	}
+	if err == nil && p != nil && (p.Result != nil || p.Allow != nil && !*p.Allow) {
+		return p, nil // it refused, or answered: what the person asked for, or stricter
+	}
+	if err != nil {
+		c.diagnose(BeforeToolExecute, fmt.Errorf("failed after a person rejected the call: the person's no stands: %w", err))
+	} else {
+		c.diagnose(BeforeToolExecute, errors.New("asked a person, who rejected the call, and returned no refusal: the person's no stands"))
+	}
+	return Refuse(*no), nil
+}

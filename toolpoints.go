@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"sync/atomic"
 )
 
 // BeforeToolExecute runs the BeforeToolExecute hooks in list order on
@@ -76,7 +77,11 @@ func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool[:s.end], s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
 	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
+		a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call)
+		if atomic.LoadPointer(&c.reviewNo) != nil { // a person said no to this call
+			a.p, a.err = c.personsNo(a.p, a.err)
+		}
+		if a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
