@@ -111,7 +111,10 @@ func TestJSReviewMisuseNeverBecomesAnAllow(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			asked := false
 			run, diags := jsReviewRun(t, `exports.beforeToolExecute = (ctx, call) => { const v = ctx.review(`+arg+`); return v.approved ? {} : {allow: false, reason: "no"}; };`,
-				func(context.Context, hooks.Review) (hooks.Verdict, error) { asked = true; return hooks.Verdict{Approved: true}, nil })
+				func(context.Context, hooks.Review) (hooks.Verdict, error) {
+					asked = true
+					return hooks.Verdict{Approved: true}, nil
+				})
 			step, err := run.BeforeToolExecute(context.Background(), call)
 			require.NoError(t, err)
 			assert.True(t, step.Refused)
