@@ -266,8 +266,9 @@ func (c *Context) Log(args ...any) {
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
 }
 
-// Interactive reports whether Confirm can reach a person: the host gave a
-// Host.Confirm. Without one, Confirm answers Host.AutoApprove at once, and
+// Interactive reports whether Confirm and Review can reach a person: the
+// host gave a Host.Confirm or a Host.Review. Without either, they answer
+// Host.AutoApprove at once, and
 // a hook that must not act unattended (an approval policy) can refuse
 // instead of taking that answer.
 func (c *Context) Interactive() bool {

@@ -226,7 +226,8 @@ type ApprovalConfig struct {
 	// (an allow-list: "shell" needs approval, but not `ls` or `git status`).
 	Allow []Rule
 	// NonInteractive is what happens when nobody can be asked: the host
-	// gave no Host.Confirm (Context.Interactive is false). AskHost, the
+	// gave neither Host.Confirm nor Host.Review (Context.Interactive is
+	// false). AskHost, the
 	// default, takes Host.AutoApprove's answer.
 	NonInteractive Unattended
 	// Prompt is the question asked; nil: "Allow <tool>?" with the
