@@ -369,3 +369,39 @@ func TestConfirmThroughReviewIsAYesOnlyForAPlainApproval(t *testing.T) {
 		assert.Equal(t, tc.want, got, "%+v", tc.v)
 	}
 }
+
+// A Go hook that asked about the call and was told no cannot let it
+// through either: the person's no stands, loudly.
+func TestAPersonsNoStandsWhateverTheHookReturns(t *testing.T) {
+	for name, ret := range map[string]func(hooks.Verdict) (*hooks.ToolCallPatch, error){
+		"nothing":   func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, nil },
+		"an edit":   func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return &hooks.ToolCallPatch{Arguments: map[string]any{}}, nil },
+		"an error":  func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, errors.New("boom") },
+		"its patch": func(v hooks.Verdict) (*hooks.ToolCallPatch, error) { return v.Patch(), nil },
+	} {
+		t.Run(name, func(t *testing.T) {
+			var diags []hooks.Diagnostic
+			h := hooks.WithPolicy(hooks.Funcs{HookName: "asker",
+				BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+					v, _ := c.Review(hooks.Review{Prompt: hooks.Prompt{Title: "?"}, Call: &call})
+					return ret(v)
+				}}, hooks.Report)
+			chain, err := hooks.NewChain([]hooks.Hook{h}, hooks.WithDiagnostics(func(d hooks.Diagnostic) { diags = append(diags, d) }))
+			require.NoError(t, err)
+			run, err := chain.Start(context.Background(), hooks.Host{Review: func(context.Context, hooks.Review) (hooks.Verdict, error) {
+				return hooks.Verdict{Message: "no"}, nil
+			}}, hooks.RunStart{})
+			require.NoError(t, err)
+			step, err := run.BeforeToolExecute(context.Background(), hooks.ToolCall{ID: "1", Name: "x"})
+			require.NoError(t, err)
+			assert.True(t, step.Refused)
+			assert.Equal(t, "no", step.Reason)
+			if name == "its patch" {
+				assert.Empty(t, diags)
+			} else {
+				require.Len(t, diags, 1)
+				assert.Equal(t, "asker", diags[0].Hook)
+			}
+		})
+	}
+}
