@@ -374,8 +374,10 @@ func TestConfirmThroughReviewIsAYesOnlyForAPlainApproval(t *testing.T) {
 // through either: the person's no stands, loudly.
 func TestAPersonsNoStandsWhateverTheHookReturns(t *testing.T) {
 	for name, ret := range map[string]func(hooks.Verdict) (*hooks.ToolCallPatch, error){
-		"nothing":   func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, nil },
-		"an edit":   func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return &hooks.ToolCallPatch{Arguments: map[string]any{}}, nil },
+		"nothing": func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, nil },
+		"an edit": func(hooks.Verdict) (*hooks.ToolCallPatch, error) {
+			return &hooks.ToolCallPatch{Arguments: map[string]any{}}, nil
+		},
 		"an error":  func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, errors.New("boom") },
 		"its patch": func(v hooks.Verdict) (*hooks.ToolCallPatch, error) { return v.Patch(), nil },
 	} {
