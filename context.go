@@ -9,7 +9,6 @@ import (
 	"runtime"
 	"strings"
 	"time"
-	"unsafe"
 )
 
 // Session identifies the conversation a run belongs to.
@@ -154,10 +153,9 @@ type Context struct {
 	// lives in the same allocation (newCall), filled from the run's
 	// template as the hook is entered. Nil in a literal.
 	life      *callLife
-	hook      int32          // index of the running hook in the chain's list; -1: none
-	rewritten bool           // in tool points: a hook replaced the call's arguments
-	review    int32          // the verdict of the hook's last Review in this call (reviewNone…), atomic
-	reviewNo  unsafe.Pointer // *string: the reason of a person's no to the call under review, atomic; nil: none
+	hook      int32 // index of the running hook in the chain's list; -1: none
+	rewritten bool  // in tool points: a hook replaced the call's arguments
+	review    uint8 // the hook's reviews in this call: the last verdict (reviewNone…) and the review bits
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).

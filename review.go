@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"sync/atomic"
+	"sync"
 	"unsafe"
 )
 
@@ -17,36 +17,44 @@ const (
 	ReviewAnswered = "answered" // the person's result stands for the tool's, which does not run
 )
 
-// The verdict of a hook's review, as its Context records it.
+// The verdict of a hook's review, as its Context records it (in the
+// Context's padding: a Context stays in its size class). It is written by
+// the hook's own goroutine while it runs, and read by the walk once it has
+// returned.
 const (
-	reviewNone int32 = iota
+	reviewNone uint8 = iota
 	reviewApproved
 	reviewEdited
 	reviewRejected
 	reviewAnswered
+
+	reviewKindMask  uint8 = 7
+	reviewEditedBit uint8 = 8  // some review of the hook's call edited it
+	reviewNoBit     uint8 = 16 // the last review about the call under review was a no (its reason in reviewNos)
 )
 
-var reviewKinds = map[string]int32{ReviewApproved: reviewApproved, ReviewEdited: reviewEdited,
+var reviewKinds = map[string]uint8{ReviewApproved: reviewApproved, ReviewEdited: reviewEdited,
 	ReviewRejected: reviewRejected, ReviewAnswered: reviewAnswered}
 
 // reviewNames are the kinds' names, by their number.
 var reviewNames = [...]string{"", ReviewApproved, ReviewEdited, ReviewRejected, ReviewAnswered}
 
-// reviewEditedBit marks, beside the last verdict, that some review of the
-// hook's call edited it.
-const reviewEditedBit = 8
+// reviewNos holds the reason of each person's no that stands (the
+// Context's reviewNoBit), by Context, until the walk reads it: a no is
+// rare, and a field for it would take every Context out of its size class.
+var reviewNos sync.Map // *Context → string
 
 // reviewed returns what the hook of c decided in its last review of this
 // call (reviewNone when it asked none).
-func (c *Context) reviewed() int32 {
+func (c *Context) reviewed() uint8 {
 	if c == nil {
 		return reviewNone
 	}
-	return atomic.LoadInt32(&c.review) &^ reviewEditedBit
+	return c.review & reviewKindMask
 }
 
 // personEdited reports whether a review of the hook's call edited it.
-func (c *Context) personEdited() bool { return atomic.LoadInt32(&c.review)&reviewEditedBit != 0 }
+func (c *Context) personEdited() bool { return c.review&reviewEditedBit != 0 }
 
 // DefaultRejection is the reason the model reads when a person rejects a
 // call without saying why.
@@ -226,10 +234,11 @@ func reviewError(hook string, err error) error {
 }
 
 // noteReview records the verdict of the running hook's review r for its
-// trace event and, when r is about the call, the person's no, which
-// stands whatever the hook returns (personsNo). Nothing is recorded when
-// the call was cancelled while the person was asked (a pause: nothing was
-// decided). The last review of a hook's call is the one recorded.
+// trace event and, when r is about the call under review in
+// BeforeToolExecute, the person's no, which stands whatever the hook
+// returns (personsNo). Nothing is recorded when the call was cancelled
+// while the person was asked (a pause: nothing was decided). The last
+// review of a hook's call is the one recorded.
 func (c *Context) noteReview(r Review, v Verdict, err error) {
 	if c.Err() != nil {
 		return
@@ -238,45 +247,39 @@ func (c *Context) noteReview(r Review, v Verdict, err error) {
 	if err == nil {
 		kind = reviewKinds[v.Kind()]
 	}
-	for {
-		old := atomic.LoadInt32(&c.review)
-		if atomic.CompareAndSwapInt32(&c.review, old, kind|old&reviewEditedBit|editedBit(kind)) {
-			break
-		}
+	bits := c.review&reviewEditedBit | kind
+	if kind == reviewEdited {
+		bits |= reviewEditedBit
 	}
-	if r.Call == nil {
+	if r.Call == nil || c.Point() != BeforeToolExecute {
+		c.review = bits | c.review&reviewNoBit
 		return
 	}
-	var no *string
-	if kind == reviewRejected {
-		reason := v.Message
-		if reason == "" {
-			reason = DefaultRejection
-		}
-		no = &reason
+	if kind != reviewRejected {
+		reviewNos.Delete(c)
+		c.review = bits
+		return
 	}
-	atomic.StorePointer(&c.reviewNo, unsafe.Pointer(no))
-}
-
-// editedBit is reviewEditedBit for an edit.
-func editedBit(kind int32) int32 {
-	if kind == reviewEdited {
-		return reviewEditedBit
+	reason := v.Message
+	if reason == "" {
+		reason = DefaultRejection
 	}
-	return 0
+	reviewNos.Store(c, reason)
+	c.review = bits | reviewNoBit
 }
 
 // personsNo makes a person's no to the call under review stand: a hook
 // that asked (Context.Review with the call) and was told no, and then
 // returned anything but a refusal or an answer (nothing, an allow, new
-// arguments, an error its policy would let pass: a JavaScript hook that
-// tested the verdict object as if it were confirm's boolean, an object
-// being always true), refuses the call with the person's reason, and the
-// slip is reported. p and err are what the hook returned.
+// arguments, an error or a panic its policy would let pass: a JavaScript
+// hook that tested the verdict object as if it were confirm's boolean, an
+// object being always true), refuses the call with the person's reason,
+// and the slip is reported. p and err are what the hook returned.
 func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error) {
-	no := (*string)(atomic.LoadPointer(&c.reviewNo))
-	if no == nil {
-		return p, err
+	c.review &^= reviewNoBit
+	reason := DefaultRejection
+	if r, ok := reviewNos.LoadAndDelete(c); ok {
+		reason = r.(string)
 	}
 	if err == nil && p != nil && (p.Result != nil || p.Allow != nil && !*p.Allow) {
 		return p, nil // it refused, or answered: what the person asked for, or stricter
@@ -286,5 +289,5 @@ func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error)
 	} else {
 		c.diagnose(BeforeToolExecute, errors.New("asked a person, who rejected the call, and returned no refusal: the person's no stands"))
 	}
-	return Refuse(*no), nil
+	return Refuse(reason), nil
 }

@@ -379,6 +379,7 @@ func TestAPersonsNoStandsWhateverTheHookReturns(t *testing.T) {
 			return &hooks.ToolCallPatch{Arguments: map[string]any{}}, nil
 		},
 		"an error":  func(hooks.Verdict) (*hooks.ToolCallPatch, error) { return nil, errors.New("boom") },
+		"a panic":   func(hooks.Verdict) (*hooks.ToolCallPatch, error) { panic("boom") },
 		"its patch": func(v hooks.Verdict) (*hooks.ToolCallPatch, error) { return v.Patch(), nil },
 	} {
 		t.Run(name, func(t *testing.T) {

@@ -2,7 +2,7 @@ package hooks
 
 import (
 	"context"
-	"sync/atomic"
+	"runtime/debug"
 )
 
 // BeforeToolExecute runs the BeforeToolExecute hooks in list order on
@@ -72,13 +72,13 @@ type beforeTool struct {
 }
 
 func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
-	defer recoverPanic(&a.err)
+	defer s.recovered(&a)
 	// Local copies: no patch applies within a batch.
 	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool[:s.end], s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
 	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
 		a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call)
-		if atomic.LoadPointer(&c.reviewNo) != nil { // a person said no to this call
+		if c.review&reviewNoBit != 0 { // a person said no to this call
 			a.p, a.err = c.personsNo(a.p, a.err)
 		}
 		if a.p != nil || a.err != nil || tracing {
@@ -86,6 +86,21 @@ func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 		}
 	}
 	return a
+}
+
+// recovered is recoverPanic for ask's batch, which also makes a person's
+// no stand over a hook that panicked after hearing it (a panic under
+// policy Report would be no opinion). recover works only in the deferred
+// function itself, so it is not a call of recoverPanic.
+func (s *beforeTool) recovered(a *opinion[ToolCallPatch]) {
+	if v := recover(); v != nil {
+		a.err = &PanicError{Value: v, Stack: debug.Stack()}
+		if a.at < len(s.site.slots) && s.site.slots[a.at].review&reviewNoBit != 0 {
+			a.p, a.err = s.site.slots[a.at].personsNo(nil, a.err)
+		}
+	} else if a.err != nil {
+		a.err = sanitize(a.err)
+	}
 }
 
 // apply: Arguments replace the call's for the next hook and the tool;

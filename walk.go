@@ -47,7 +47,7 @@ type verdict struct {
 	reason   string   // for DecisionRefused
 	err      error    // for DecisionErrored
 	stop     bool     // the walk ends here: the hook answered, refused or ended the run
-	review   int32    // the verdict of the person the hook asked (reviewNone…)
+	review   uint8    // the verdict of the person the hook asked (reviewNone…)
 }
 
 // noOpinion is the verdict of a nil patch.
