@@ -143,3 +143,23 @@ func (s responseSet) String() string {
 	}
 	return strings.Join(out, ", ")
 }
+
+// responsesIn reads a list of responses from settings (an agent file's
+// "responses: [approve, reject]"); nil when the key is absent. Each word
+// is checked by responsesOf, when the config is.
+func responsesIn(s *settings, key string) []Response {
+	l := s.list(key)
+	if l == nil {
+		return nil
+	}
+	out := make([]Response, len(l))
+	for i, v := range l {
+		word, ok := v.(string)
+		if !ok {
+			s.fail(key, "item %d: want one of approve, edit, reject, respond, got %s", i, describe(v))
+			return nil
+		}
+		out[i] = Response(word)
+	}
+	return out
+}

@@ -176,3 +176,19 @@ func TestApprovalWhoseHostPanicsRefuses(t *testing.T) {
 	assert.Equal(t, "approval", diags[0].Hook)
 	assert.Contains(t, diags[0].Err.Error(), "the terminal went away")
 }
+
+// An agent file sets the responses too, for the config and per rule.
+func TestApprovalSpecTakesResponses(t *testing.T) {
+	h, err := prebuilt.FromSpec("approval", map[string]any{
+		"responses": []any{"approve", "reject"},
+		"require":   []any{map[string]any{"tool": "deploy", "responses": []any{"approve"}}},
+	})
+	require.NoError(t, err)
+	hk := hooktest.NewWith(t, hooktest.Options{Verdicts: []hooks.Verdict{{Approved: true, Arguments: map[string]any{}}}}, h)
+	assert.False(t, hk.Tool("deploy", nil).Ran, "edit is not allowed")
+
+	_, err = prebuilt.FromSpec("approval", map[string]any{"responses": []any{"accept"}})
+	assert.ErrorContains(t, err, `unknown response "accept"`)
+	_, err = prebuilt.FromSpec("approval", map[string]any{"require": []any{map[string]any{"tool": "x", "responses": []any{1}}}})
+	assert.ErrorContains(t, err, "want one of approve, edit, reject, respond")
+}
