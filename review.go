@@ -291,3 +291,20 @@ func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error)
 	}
 	return Refuse(reason), nil
 }
+
+// ApplyVerdict returns v's patch (Verdict.Patch) and records v as the
+// person's verdict about the call under review, as Review does for the
+// verdicts it returns: in the hook's trace event, for the second look the
+// guards listed before the hook take at an edit, and as a no that stands.
+// A hook that keeps verdicts (Context.Memo, a durable engine's recorded
+// answers) applies a kept one with it, so that an edit replayed after a
+// resume passes the same guards as when the person made it. Outside a run
+// it is Patch.
+func (c *Context) ApplyVerdict(v Verdict) *ToolCallPatch {
+	if c.run() != nil {
+		if call, ok := c.OriginalCall(); ok {
+			c.noteReview(Review{Call: &call}, v, nil)
+		}
+	}
+	return v.Patch()
+}

@@ -118,7 +118,7 @@ func (h *approval) decide(c *hooks.Context, call hooks.ToolCall, v hooks.Verdict
 	if kind == hooks.ReviewRejected && strings.TrimSpace(v.Message) == "" {
 		return hooks.Refuse(fmt.Sprintf("The user did not approve this call of %q. Do not retry it unchanged; ask the user or go on another way.", call.Name))
 	}
-	return v.Patch()
+	return c.ApplyVerdict(v) // a kept edit gets the second look a fresh one gets
 }
 
 // allowed is what a person may answer about call: the config's responses,

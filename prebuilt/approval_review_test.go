@@ -130,14 +130,21 @@ func TestApprovalRefusesUnknownResponses(t *testing.T) {
 }
 
 // With Remember, an edit is kept like a yes: a replayed step runs the
-// person's arguments without asking again, also after a resume.
+// person's arguments without asking again, also after a resume, and the
+// guard listed before the approval checks the kept edit as it checked the
+// fresh one.
 func TestApprovalRemembersAnEditAcrossResume(t *testing.T) {
 	asked := 0
 	host := hooks.Host{Env: map[string]string{}, Review: func(context.Context, hooks.Review) (hooks.Verdict, error) {
 		asked++
 		return hooks.Verdict{Approved: true, Arguments: map[string]any{"env": "staging", "n": 2.0}}, nil
 	}}
-	chain, err := hooks.NewChain([]hooks.Hook{prebuilt.Approval(prebuilt.ApprovalConfig{Remember: true})})
+	var guarded []any
+	guard := hooks.Funcs{HookName: "guard", BeforeToolExecute: func(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		guarded = append(guarded, call.Arguments["env"])
+		return nil, nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{guard, prebuilt.Approval(prebuilt.ApprovalConfig{Remember: true})})
 	require.NoError(t, err)
 	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "r"})
 	require.NoError(t, err)
@@ -160,6 +167,7 @@ func TestApprovalRemembersAnEditAcrossResume(t *testing.T) {
 	assert.Equal(t, 1, asked)
 	want := map[string]any{"env": "staging", "n": 2.0}
 	assert.Equal(t, []map[string]any{want, want}, seen)
+	assert.Equal(t, []any{"prod", "staging", "prod", "staging"}, guarded, "the kept edit gets its second look too")
 }
 
 // A host that panics while a person is asked is a refusal naming the
