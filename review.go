@@ -233,6 +233,75 @@ func reviewError(hook string, err error) error {
 	return fmt.Errorf("review asked by hook %q: %w", hook, err)
 }
 
+// Review asks a person to decide about r and blocks until they answer: to
+// approve, to approve with edited arguments, to reject with a message the
+// model reads, or to answer instead of the tool (Verdict.Patch reads the
+// answer for a tool call). Without a Host.Review the host's Confirm
+// answers yes or no; without either, Host.AutoApprove.
+//
+// The verdict is the caller's own copy, and so is the call the host is
+// shown. An error from the host, a panic in it, a verdict that contradicts
+// itself (Verdict.Check) or a cancelled context is a rejection, returned
+// with the error; each but the cancellation is also a Diagnostic naming
+// the hook. In a tool point, the trace event of the hook that asked
+// records the verdict (TraceEvent.Review), and arguments the person edited
+// are checked again by the BeforeToolExecute hooks listed before it.
+func (c *Context) Review(r Review) (Verdict, error) {
+	if c.run() == nil {
+		return Verdict{}, nil // nobody to ask
+	}
+	h := &c.run().host
+	switch {
+	case h.Review != nil:
+		return c.askReview(r)
+	case h.Confirm != nil:
+		ok, err := h.Confirm(c.base(), r.Prompt)
+		if c.hostFailed("confirm", r.Prompt.Title, err) {
+			c.noteReview(r, Verdict{}, err)
+			return Verdict{}, err
+		}
+		c.noteReview(r, Verdict{Approved: ok}, nil)
+		return Verdict{Approved: ok}, nil
+	}
+	c.noteReview(r, Verdict{Approved: h.AutoApprove}, nil)
+	return Verdict{Approved: h.AutoApprove}, nil
+}
+
+// askReview asks the host's Review, with its own copy of the call, and
+// returns a verdict the caller owns: a host that fails, panics or
+// contradicts itself gives a rejection, with the error.
+func (c *Context) askReview(r Review) (v Verdict, err error) {
+	if r.Call != nil {
+		call := *r.Call
+		args, _ := copyJSON(call.Arguments)
+		call.Arguments, _ = args.(map[string]any)
+		r.Call = &call
+	}
+	v, err = c.callReview(r)
+	if err == nil {
+		if bad := v.Check(); bad != nil {
+			err = reviewError(c.Hook(), bad)
+		}
+	}
+	if c.hostFailed("review", r.Prompt.Title, err) {
+		c.noteReview(r, Verdict{Message: v.Message}, err)
+		return Verdict{Message: v.Message}, err
+	}
+	v = v.clone()
+	c.noteReview(r, v, nil)
+	return v, nil
+}
+
+// callReview calls the host's Review, a panic in it its error.
+func (c *Context) callReview(r Review) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = Verdict{}, fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return c.run().host.Review(c.base(), r)
+}
+
 // noteReview records the verdict of the running hook's review r for its
 // trace event and, when r is about the call under review in
 // BeforeToolExecute, the person's no, which stands whatever the hook
