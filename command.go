@@ -316,12 +316,12 @@ func (h *commandHook) AfterRun(c *Context, end RunEnd) error {
 
 // BeforeModelRequest runs a turn_start command (advisory; subject "user").
 func (h *commandHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequestPatch, error) {
-	return nil, h.advise(c, "user", nil)
+	return nil, h.advise(c, "user", func(e *envelope) error { return requestEnvelope(e, req) })
 }
 
 // AfterModelResponse runs a turn_end command (advisory; subject "assistant").
 func (h *commandHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelResponsePatch, error) {
-	return nil, h.advise(c, "assistant", nil)
+	return nil, h.advise(c, "assistant", func(e *envelope) error { return responseEnvelope(e, resp) })
 }
 
 // BeforeToolExecute runs a pre_tool_call command, which may block the

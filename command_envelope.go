@@ -22,6 +22,29 @@ type envelope struct {
 	Decision  string      `json:"decision,omitempty"`
 	IsNew     *bool       `json:"isNew,omitempty"`
 	Truncated bool        `json:"truncated,omitempty"`
+
+	// turn_start: the request's tool choice and settings (absent: the
+	// provider's defaults); turn_end: the reply's reasoning, cut like a
+	// tool result's text (truncated says so).
+	ToolChoice *ToolChoice    `json:"toolChoice,omitempty"`
+	Settings   *ModelSettings `json:"settings,omitempty"`
+	Reasoning  string         `json:"reasoning,omitempty"`
+}
+
+// requestEnvelope adds a model request's tool choice and settings to e.
+func requestEnvelope(e *envelope, req ModelRequest) error {
+	e.ToolChoice, e.Settings = req.ToolChoice, req.Settings
+	return nil
+}
+
+// responseEnvelope adds a reply's reasoning to e, at most maxResultText
+// bytes of it.
+func responseEnvelope(e *envelope, resp ModelResponse) error {
+	e.Reasoning = resp.Reasoning
+	if len(e.Reasoning) > maxResultText {
+		e.Reasoning, e.Truncated = cutText(e.Reasoning, maxResultText), true
+	}
+	return nil
 }
 
 // toolEnvelope adds a tool call to e: its name, and its arguments whole.

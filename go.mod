@@ -3,6 +3,7 @@ module github.com/rienda/hooks
 go 1.26.0
 
 require (
+	github.com/BurntSushi/toml v1.6.0
 	github.com/dlclark/regexp2 v1.11.4
 	github.com/dop251/goja v0.0.0-20260311135729-065cd970411c
 	github.com/stretchr/testify v1.12.1

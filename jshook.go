@@ -201,6 +201,7 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 		in.lazyField(o, "messages", func() (goja.Value, error) { return in.messagesJS(req.Messages), nil })
 		_ = o.Set("model", req.Model)
 		in.lazyField(o, "tools", func() (goja.Value, error) { return in.toolSpecsJS(req.Tools), nil })
+		in.setRequestFieldsJS(o, req) // toolChoice, settings
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, BeforeModelRequest, v, err)
@@ -210,7 +211,8 @@ func (h *jsHook) BeforeModelRequest(c *Context, req ModelRequest) (*ModelRequest
 	if r.field("messages") != nil {
 		c.diagnose(BeforeModelRequest, fmt.Errorf("returned messages: ignored, messages are read-only to JavaScript hooks"))
 	}
-	p := &ModelRequestPatch{System: r.str("system"), Model: r.str("model"), Tools: r.toolSpecs("tools")}
+	p := &ModelRequestPatch{System: r.str("system"), Model: r.str("model"), Tools: r.toolSpecs("tools"),
+		ToolChoice: r.toolChoice("toolChoice"), Settings: r.settings("settings")}
 	var respond, end *returned
 	p.Respond, respond = r.response("respond")
 	p.End, end = r.end("end")
@@ -226,13 +228,14 @@ func (h *jsHook) AfterModelResponse(c *Context, resp ModelResponse) (*ModelRespo
 		in.lazyField(o, "toolCalls", func() (goja.Value, error) { return in.toolCallsJS(resp.ToolCalls), nil })
 		in.lazyField(o, "usage", func() (goja.Value, error) { return in.usageJS(resp.Usage) })
 		_ = o.Set("stopReason", string(resp.StopReason))
+		in.setReasoningJS(o, resp.Reasoning)
 		return []goja.Value{o}, nil
 	})
 	r, err := read(c, AfterModelResponse, v, err)
 	if r == nil {
 		return nil, err
 	}
-	p := &ModelResponsePatch{Text: r.str("text"), Continue: r.str("continue")}
+	p := &ModelResponsePatch{Text: r.str("text"), Continue: r.str("continue"), Reasoning: r.str("reasoning")}
 	var end *returned
 	p.End, end = r.end("end")
 	return p, r.done(end)

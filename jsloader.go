@@ -66,7 +66,7 @@ func DefaultDir() (string, error) {
 //
 // An export gets (ctx, payload), afterToolExecute (ctx, call, result), as
 // copies: call {id, name, arguments}, request {system, messages, model,
-// tools}, response {text, toolCalls, usage, stopReason}, result {text, isError, value}, start {runId, input,
+// tools, toolChoice, settings}, response {text, toolCalls, usage, stopReason, reasoning}, result {text, isError, value}, start {runId, input,
 // resumed}, event {runId, outcome, reason, output}, trust {path, decision,
 // isNew}. A message is {role, text} and, when set, id, toolCalls and
 // toolCallId; a tool is {name, description, schema} (the schema parsed

@@ -20,8 +20,8 @@ import (
 var returnFields = map[Point][]string{
 	BeforeRun:           {"state"},
 	AfterRun:            {"state"},
-	BeforeModelRequest:  {"system", "model", "tools", "respond", "end", "output", "messages", "state"},
-	AfterModelResponse:  {"text", "end", "output", "continue", "state"},
+	BeforeModelRequest:  {"system", "model", "tools", "toolChoice", "settings", "respond", "end", "output", "messages", "state"},
+	AfterModelResponse:  {"text", "reasoning", "end", "output", "continue", "state"},
 	BeforeToolExecute:   {"allow", "reason", "block", "arguments", "result", "state"},
 	AfterToolExecute:    {"text", "isError", "value", "state"},
 	BeforeTrustDecision: {"approve", "state"},
@@ -212,7 +212,7 @@ func (r *returned) toolResult(k string) (*ToolResult, *returned) {
 	return res, o
 }
 
-// response reads {text, toolCalls: [{id, name, arguments}]}.
+// response reads {text, reasoning, toolCalls: [{id, name, arguments}]}.
 func (r *returned) response(k string) (*ModelResponse, *returned) {
 	o := r.object(k)
 	if o == nil {
@@ -221,6 +221,9 @@ func (r *returned) response(k string) (*ModelResponse, *returned) {
 	resp := &ModelResponse{}
 	if t := o.str("text"); t != nil {
 		resp.Text = *t
+	}
+	if t := o.str("reasoning"); t != nil {
+		resp.Reasoning = *t
 	}
 	calls := o.field("toolCalls")
 	if calls == nil {

@@ -141,7 +141,7 @@ func TestLazyMessagesFieldIsAPlainFieldOnceRead(t *testing.T) {
 		const d = Object.getOwnPropertyDescriptor(req, "messages");
 		return { system: [before, first === req.messages, "value" in d, d.writable, d.enumerable, JSON.stringify(Object.keys({ ...req }))].join(" ") };
 	}`, lazyHistory())
-	assert.Equal(t, `system,messages,model,tools true true true true ["system","messages","model","tools"]`, got)
+	assert.Equal(t, `system,messages,model,tools,toolChoice,settings true true true true ["system","messages","model","tools","toolChoice","settings"]`, got)
 }
 
 func TestLazyToolCallsAndLongResultText(t *testing.T) {

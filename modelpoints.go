@@ -43,7 +43,7 @@ func (r *Run) beforeModel(ctx context.Context, step *ModelStep) error {
 	if err := ctx.Err(); err != nil { // a hook that ignored the cancellation answered too late
 		return interrupted(BeforeModelRequest, "", err)
 	}
-	return nil
+	return s.offered(r.chain.names)
 }
 
 // beforeModel is the walk of BeforeModelRequest; step.Request is the
@@ -52,6 +52,8 @@ type beforeModel struct {
 	hs   []entry[BeforeModelRequestHook]
 	site *callSite // the point call's
 	step *ModelStep
+
+	toolsBy int // list index + 1 of the last hook that replaced the tools; 0: none did
 }
 
 func (s *beforeModel) ask(i int, tracing bool) (a opinion[ModelRequestPatch]) {
@@ -66,10 +68,27 @@ func (s *beforeModel) ask(i int, tracing bool) (a opinion[ModelRequestPatch]) {
 	return a
 }
 
-// apply: System, Messages, Model and Tools replace the request's; End
-// beats Respond, and either stops the walk.
+// apply: System, Messages, Model, Tools, ToolChoice and Settings replace
+// the request's, so a later hook sees them; End beats Respond, and either
+// stops the walk. A ToolChoice or Settings that cannot be understood (see
+// checkRequestPatch) is the hook's error and nothing of its patch
+// applies, except an End or a Respond: a hook that meant the model not to
+// be called is never turned into one that lets the call through.
 func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	step := s.step
+	tc, st, bad := checkRequestPatch(p, &step.Request)
+	if bad != nil {
+		switch {
+		case p.End != nil:
+			step.End, step.stop = p.End, stoppedBy(index)
+			return verdict{decision: DecisionEnded, err: bad, stop: true}
+		case p.Respond != nil:
+			resp := *p.Respond
+			step.Response, step.stop = &resp, stoppedBy(index)
+			return verdict{decision: DecisionAnswered, err: bad, stop: true}
+		}
+		return verdict{decision: DecisionErrored, err: bad}
+	}
 	if p.System != nil {
 		step.Request.System = *p.System
 	}
@@ -81,8 +100,15 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 	}
 	if p.Tools != nil {
 		step.Request.Tools = p.Tools
+		s.toolsBy = index + 1
 	}
-	changed := fields(requestFields, p.System != nil, p.Messages != nil, p.Model != nil, p.Tools != nil)
+	if tc != nil {
+		step.Request.ToolChoice = tc
+	}
+	if st != nil {
+		step.Request.Settings = st
+	}
+	changed := fields(requestFields, p.System != nil, p.Messages != nil, p.Model != nil, p.Tools != nil, tc != nil, st != nil)
 	switch {
 	case p.End != nil:
 		step.End, step.stop = p.End, stoppedBy(index)
@@ -93,6 +119,24 @@ func (s *beforeModel) apply(p *ModelRequestPatch, index int) verdict {
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
 	}
 	return changedOr(changed)
+}
+
+// offered checks, once the hooks have answered, that the request's tool
+// choice still names a tool it offers: a hook that narrowed the tools
+// after an earlier one (or the host) chose one of them leaves a request
+// no provider can honour. Neither hook's answer can be dropped (one may
+// be a guard's narrowing), so the call fails, naming the hook that
+// narrowed, whatever its policy.
+func (s *beforeModel) offered(names []string) error {
+	req := &s.step.Request
+	if s.toolsBy == 0 || req.ToolChoice == nil || !s.step.stop.none() {
+		return nil
+	}
+	if _, err := checkToolChoice(*req.ToolChoice, req.Tools); err != nil {
+		return &HookError{Hook: names[s.toolsBy-1], Point: BeforeModelRequest,
+			Err: fmt.Errorf("its tools leave the request's tool choice impossible: %w", err)}
+	}
+	return nil
 }
 
 // AfterModelResponse runs the AfterModelResponse hooks of the hooks step
@@ -202,8 +246,8 @@ func (s *afterModel) ask(i int, tracing bool) (a opinion[ModelResponsePatch]) {
 	return a
 }
 
-// apply: every hook runs; Text and ToolCalls replace the reply's, and the last End and
-// Continue are kept for settle.
+// apply: every hook runs; Text, ToolCalls and Reasoning replace the
+// reply's, and the last End and Continue are kept for settle.
 func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	if p.Text != nil {
 		s.reply.Response.Text = *p.Text
@@ -211,7 +255,10 @@ func (s *afterModel) apply(p *ModelResponsePatch, index int) verdict {
 	if p.ToolCalls != nil { // a copy: the hook may reuse its slice
 		s.reply.Response.ToolCalls = append(make([]ToolCall, 0, len(p.ToolCalls)), p.ToolCalls...)
 	}
-	changed := fields(responseFields, p.Text != nil, p.ToolCalls != nil)
+	if p.Reasoning != nil {
+		s.reply.Response.Reasoning = *p.Reasoning
+	}
+	changed := fields(responseFields, p.Text != nil, p.ToolCalls != nil, p.Reasoning != nil)
 	switch {
 	case p.End != nil:
 		s.reply.End = p.End

@@ -15,7 +15,9 @@ import (
 const StreamModelText Point = "streamModelText"
 
 // Chunk is one piece of a streamed model reply, as the caller receives it:
-// a text delta, or a tool-call delta, or both.
+// a text delta, a reasoning delta, or a tool-call delta. A StreamFunc may
+// yield several in one chunk; the caller receives them as separate
+// chunks, reasoning first.
 type Chunk struct {
 	Text      string         // a piece of the reply's text
 	ToolCall  *ToolCallDelta // a piece of one tool call; nil: none
@@ -72,7 +74,17 @@ const HoldAll = -1
 // delivered, the rest is held for the next call. The cost of a call is
 // bounded by the hold-back and the chunk, never the reply's length.
 //
-// Stream hooks act on text only. The reply's tool calls are not delivered
+// Stream hooks act on the reply's text and its reasoning (Chunk.Reasoning,
+// the model's "thinking": output a host may show or log, so a redactor
+// must see it). Reasoning passes every stream hook in a channel of its
+// own, in the same order, with its own hold-back buffers (HoldBack
+// applies to each channel): StreamText gets it too, unless the hook
+// implements ReasoningStreamHook, whose StreamReasoning gets it instead.
+// A secret is held back within one channel; the two never join into one
+// text. Reasoning is final when the reply ends, like text. A stream
+// without reasoning costs nothing more.
+//
+// The reply's tool calls are not delivered
 // past them: with a stream hook or an AfterModelResponse hook in the
 // chain, the model's tool-call deltas are held and the reply's tool calls
 // are delivered, whole, after AfterModelResponse, as the hooks left them
@@ -81,6 +93,16 @@ type StreamHook interface {
 	Hook
 	HoldBack() int
 	StreamText(c *Context, text string, final bool) (*StreamPatch, error)
+}
+
+// ReasoningStreamHook is a StreamHook that treats the reply's reasoning
+// apart from its text: StreamReasoning is called for the reasoning
+// channel as StreamText is for the text (same hold-back, same patch: Text
+// replaces the reasoning given, End ends the stream). A StreamHook without
+// it gets the reasoning through StreamText.
+type ReasoningStreamHook interface {
+	StreamHook
+	StreamReasoning(c *Context, text string, final bool) (*StreamPatch, error)
 }
 
 // StreamPatch is what a StreamHook may return; a nil field keeps the
@@ -121,8 +143,9 @@ var errStreamStopped = errors.New("hooks: the stream was stopped")
 // they come; the wrap hooks (WrapModelHook) run around open, and
 // AfterModelResponse runs on the assembled reply, as in CallModel.
 //
-// The reply's Response is what was delivered: its text is the text the
-// stream hooks let through (a redacted secret is redacted there too),
+// The reply's Response is what was delivered: its text (and its
+// Reasoning) is what the stream hooks let through (a redacted secret is
+// redacted there too),
 // then rewritten by the AfterModelResponse hooks. It is never the raw
 // text: not when the StreamFunc fails and returns what it accumulated,
 // nor when a wrap returns text of its own (a failed reply has no tool
@@ -189,8 +212,12 @@ type streamer struct {
 	streamed  bool            // a StreamFunc ran to its end
 	open      bool            // a StreamFunc is running: a second one is refused
 	sent      strings.Builder // the text delivered, when stream hooks may have changed it
-	end       *End            // a stream hook ended the stream
-	cancel    context.CancelFunc
+	// The reasoning delivered, when stream hooks may have changed it, and
+	// whether this attempt yielded any (only then is it flushed).
+	sentReasoning strings.Builder
+	reasoned      bool
+	end           *End // a stream hook ended the stream
+	cancel        context.CancelFunc
 
 	// Hooks may act on the reply's tool calls (stream hooks, or
 	// AfterModelResponse hooks that may rewrite them): their deltas are
@@ -207,7 +234,9 @@ func (r *Run) newStreamer(ctx context.Context, step ModelStep, deliver func(Chun
 	s.holdCalls = len(r.chain.stream) > 0 || len(r.chain.afterModel) > 0
 	for _, e := range r.chain.stream {
 		if step.stop.entered(e.index) {
-			s.stages = append(s.stages, stage{h: e.h, index: e.index, policy: e.policy})
+			st := stage{h: e.h, index: e.index, policy: e.policy}
+			st.reasoner, _ = e.h.(ReasoningStreamHook)
+			s.stages = append(s.stages, st)
 		}
 	}
 	if len(s.stages) > 0 {
@@ -284,8 +313,8 @@ func (s *streamer) modelFunc(open StreamFunc) ModelFunc {
 		case err == nil:
 			err = s.flush()
 		}
-		if len(s.stages) > 0 {
-			resp.Text = s.sent.String() // what passed the stream hooks, never the raw text
+		if len(s.stages) > 0 { // what passed the stream hooks, never the raw text
+			resp.Text, resp.Reasoning = s.sent.String(), s.sentReasoning.String()
 		}
 		if err != nil {
 			resp.ToolCalls = nil
@@ -312,64 +341,4 @@ func (s *streamer) attempt(open StreamFunc, c *Context, req ModelRequest) (resp 
 		}
 	}()
 	return open(c, req, s.yield)
-}
-
-// yield takes one chunk of the model's: its text through the stages, its
-// tool-call delta to the caller, unless hooks may act on the reply's tool
-// calls (holdCalls): then they are delivered from the reply, once the
-// hooks had it.
-func (s *streamer) yield(ch Chunk) error {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if s.stopped != nil {
-		return s.stopped
-	}
-	if err := s.ctx.Err(); err != nil { // cancelled: nothing more reaches the caller
-		return s.stop(err)
-	}
-	if ch.Text != "" {
-		if err := s.push(ch.Text, false); err != nil {
-			return s.stop(err)
-		}
-		if s.end != nil {
-			return s.stop(errStreamStopped)
-		}
-	}
-	if ch.ToolCall != nil {
-		if s.holdCalls {
-			s.hold(*ch.ToolCall)
-			return nil
-		}
-		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
-			return s.stop(err)
-		}
-	}
-	return nil
-}
-
-// stop ends the stream with err (what yield returns from now on) and
-// cancels the provider's stream.
-func (s *streamer) stop(err error) error {
-	s.stopped = err
-	if s.cancel != nil {
-		s.cancel()
-	}
-	return err
-}
-
-// send delivers one chunk to the caller.
-func (s *streamer) send(ch Chunk) error {
-	if ch.Text != "" && len(s.stages) > 0 {
-		s.sent.WriteString(ch.Text)
-	}
-	s.delivered = true
-	return s.deliver(ch)
-}
-
-// flush lets through what the stages hold, once the reply is complete.
-func (s *streamer) flush() error {
-	if len(s.stages) == 0 || s.end != nil {
-		return nil
-	}
-	return s.push("", true)
 }

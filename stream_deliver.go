@@ -6,15 +6,15 @@ import (
 	"strings"
 )
 
-// passed is the reply as the stream hooks let it through: its text is
-// what was delivered when stream hooks ran (whatever the StreamFunc or a
-// wrap returned beside it: the raw text never becomes the reply), and a
-// reply that failed keeps no tool call.
+// passed is the reply as the stream hooks let it through: its text and
+// its reasoning are what was delivered when stream hooks ran (whatever the
+// StreamFunc or a wrap returned beside them: the raw text never becomes
+// the reply), and a reply that failed keeps no tool call.
 func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if len(s.stages) > 0 {
-		resp.Text = s.sent.String()
+		resp.Text, resp.Reasoning = s.sent.String(), s.sentReasoning.String()
 	}
 	if err != nil || s.end != nil {
 		resp.ToolCalls = nil // the call failed, or the run ends: no tool of this reply runs
@@ -22,8 +22,8 @@ func (s *streamer) passed(resp ModelResponse, err error) ModelResponse {
 	return resp
 }
 
-// deliverWhole delivers the text of a reply that was not streamed, through
-// the stages; its tool calls go with deliverCalls.
+// deliverWhole delivers the reasoning and the text of a reply that was
+// not streamed, through the stages; its tool calls go with deliverCalls.
 func (s *streamer) deliverWhole(resp ModelResponse) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -32,7 +32,13 @@ func (s *streamer) deliverWhole(resp ModelResponse) error {
 	}
 	s.reset()
 	s.stopped = nil
-	return s.push(resp.Text, true)
+	if resp.Reasoning != "" {
+		s.reasoned = true
+		if err := s.push(reasoningChannel, resp.Reasoning, true); err != nil || s.end != nil {
+			return err
+		}
+	}
+	return s.push(textChannel, resp.Text, true)
 }
 
 // heldCall is one tool call of a streamed reply, as the model's deltas
@@ -120,4 +126,81 @@ func sameAsRaw(raw string, args map[string]any) bool {
 		return false
 	}
 	return reflect.DeepEqual(parsed, args) || len(parsed) == 0 && len(args) == 0
+}
+
+// yield takes one chunk of the model's: its reasoning, then its text,
+// through the stages, its
+// tool-call delta to the caller, unless hooks may act on the reply's tool
+// calls (holdCalls): then they are delivered from the reply, once the
+// hooks had it.
+func (s *streamer) yield(ch Chunk) error {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopped != nil {
+		return s.stopped
+	}
+	if err := s.ctx.Err(); err != nil { // cancelled: nothing more reaches the caller
+		return s.stop(err)
+	}
+	if ch.Reasoning != "" {
+		s.reasoned = true
+		if err := s.push(reasoningChannel, ch.Reasoning, false); err != nil {
+			return s.stop(err)
+		}
+		if s.end != nil {
+			return s.stop(errStreamStopped)
+		}
+	}
+	if ch.Text != "" {
+		if err := s.push(textChannel, ch.Text, false); err != nil {
+			return s.stop(err)
+		}
+		if s.end != nil {
+			return s.stop(errStreamStopped)
+		}
+	}
+	if ch.ToolCall != nil {
+		if s.holdCalls {
+			s.hold(*ch.ToolCall)
+			return nil
+		}
+		if err := s.send(Chunk{ToolCall: ch.ToolCall}); err != nil {
+			return s.stop(err)
+		}
+	}
+	return nil
+}
+
+// stop ends the stream with err (what yield returns from now on) and
+// cancels the provider's stream.
+func (s *streamer) stop(err error) error {
+	s.stopped = err
+	if s.cancel != nil {
+		s.cancel()
+	}
+	return err
+}
+
+// send delivers one chunk to the caller.
+func (s *streamer) send(ch Chunk) error {
+	if len(s.stages) > 0 {
+		s.sent.WriteString(ch.Text)
+		s.sentReasoning.WriteString(ch.Reasoning)
+	}
+	s.delivered = true
+	return s.deliver(ch)
+}
+
+// flush lets through what the stages hold, once the reply is complete:
+// the reasoning (when the attempt yielded any), then the text.
+func (s *streamer) flush() error {
+	if len(s.stages) == 0 || s.end != nil {
+		return nil
+	}
+	if s.reasoned {
+		if err := s.push(reasoningChannel, "", true); err != nil || s.end != nil {
+			return err
+		}
+	}
+	return s.push(textChannel, "", true)
 }

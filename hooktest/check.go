@@ -95,6 +95,7 @@ func (e FixtureExpect) checkModel(o *ModelOutcome) []error {
 	if e.Continue != nil {
 		errs = append(errs, o.checkContinue(*e.Continue))
 	}
+	errs = append(errs, e.checkModelFields(o)...)
 	return nonNil(errs...)
 }
 

@@ -3,6 +3,8 @@ package hooktest
 import (
 	"fmt"
 	"testing"
+
+	"github.com/rienda/hooks"
 )
 
 func (o *ModelOutcome) checkCalled(want bool) error {
@@ -95,4 +97,74 @@ func (o *ModelOutcome) RequireText(t testing.TB, text string) {
 func (o *ModelOutcome) RequireContinue(t testing.TB, message string) {
 	t.Helper()
 	fatal(t, o.Decisions, o.checkContinue(message))
+}
+
+func (o *ModelOutcome) checkToolChoice(want hooks.ToolChoice) error {
+	if o.Err != nil || o.Sent == nil {
+		return fmt.Errorf("want the model called with tool choice %s; %s", jsonText(want), o.what())
+	}
+	if o.Sent.ToolChoice == nil || *o.Sent.ToolChoice != want {
+		return fmt.Errorf("want the tool choice %s; the model got %s", jsonText(want), jsonText(o.Sent.ToolChoice))
+	}
+	return nil
+}
+
+// checkSettings compares settings as the JSON a provider receives, so
+// that a number a JavaScript hook returned (a float64) equals the same
+// number written in a fixture or in Go.
+func (o *ModelOutcome) checkSettings(want hooks.ModelSettings) error {
+	if o.Err != nil || o.Sent == nil {
+		return fmt.Errorf("want the model called with settings %s; %s", jsonText(want), o.what())
+	}
+	if o.Sent.Settings == nil || jsonText(*o.Sent.Settings) != jsonText(want) {
+		return fmt.Errorf("want the settings %s; the model got %s", jsonText(want), jsonText(o.Sent.Settings))
+	}
+	return nil
+}
+
+func (o *ModelOutcome) checkReasoning(reasoning string) error {
+	if o.Err != nil {
+		return fmt.Errorf("want the reply's reasoning %q; %s", reasoning, o.what())
+	}
+	if o.Reply.Response.Reasoning != reasoning {
+		return fmt.Errorf("want the reply's reasoning %q; it is %q", reasoning, o.Reply.Response.Reasoning)
+	}
+	return nil
+}
+
+// RequireToolChoice fails t unless the model was called with the tool
+// choice want (a Name alone is sent as mode "required").
+func (o *ModelOutcome) RequireToolChoice(t testing.TB, want hooks.ToolChoice) {
+	t.Helper()
+	fatal(t, o.Decisions, o.checkToolChoice(want))
+}
+
+// RequireSettings fails t unless the model was called with the settings
+// want, compared as JSON.
+func (o *ModelOutcome) RequireSettings(t testing.TB, want hooks.ModelSettings) {
+	t.Helper()
+	fatal(t, o.Decisions, o.checkSettings(want))
+}
+
+// RequireReasoning fails t unless the reply's reasoning (after the hooks)
+// is reasoning.
+func (o *ModelOutcome) RequireReasoning(t testing.TB, reasoning string) {
+	t.Helper()
+	fatal(t, o.Decisions, o.checkReasoning(reasoning))
+}
+
+// checkModelFields checks a fixture's expected toolChoice, settings and
+// reasoning.
+func (e FixtureExpect) checkModelFields(o *ModelOutcome) []error {
+	var errs []error
+	if e.ToolChoice != nil {
+		errs = append(errs, o.checkToolChoice(*e.ToolChoice))
+	}
+	if e.Settings != nil {
+		errs = append(errs, o.checkSettings(*e.Settings))
+	}
+	if e.Reasoning != nil {
+		errs = append(errs, o.checkReasoning(*e.Reasoning))
+	}
+	return errs
 }

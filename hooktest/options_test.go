@@ -66,7 +66,7 @@ func TestOptionsHostMeansWhatHooksHostMeans(t *testing.T) {
 func TestFixtureKeysAreExact(t *testing.T) {
 	_, err := hooktest.LoadFixtures("testdata/strict/case")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `refused-in-capitals.json: expect.Refused: unknown field "Refused"; the fields are refused, reason, ran, arguments, result, called, system, text, end, continue, diagnostics, prompts, notices (line 4)`)
+	assert.Contains(t, err.Error(), `refused-in-capitals.json: expect.Refused: unknown field "Refused"; the fields are refused, reason, ran, arguments, result, called, system, text, end, continue, toolChoice, settings, reasoning, diagnostics, prompts, notices (line 4)`)
 
 	_, err = hooktest.LoadFixtures("testdata/strict/twice")
 	require.Error(t, err)

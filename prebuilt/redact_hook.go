@@ -1,6 +1,7 @@
 package prebuilt
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"slices"
@@ -18,7 +19,8 @@ import (
 // formats), and the user's Patterns: in every tool result (its text and,
 // through hooks.RewriteStrings, every string, map key and number of its
 // structured value), in every model reply, whole and streamed (its
-// StreamText, with the hold-back stream.go describes), in the arguments
+// StreamText, with the hold-back stream.go describes), in the reply's
+// reasoning (whole, and streamed in its own channel), in the arguments
 // of the reply's tool calls (streamed ones too: the core delivers them
 // from the reply after its hooks), and with Requests (ApplyToInput) in
 // what is sent to the model. JSON escapes of plain
@@ -89,26 +91,30 @@ func (h *redact) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hoo
 	return w, nil
 }
 
-// AfterModelResponse redacts the reply's text and its tool calls'
-// arguments (the model may echo what it read into a call: the tool then
-// gets the redacted value). A kind under Block withholds the reply and
-// drops its calls: none of them runs.
+// AfterModelResponse redacts the reply's text, its reasoning (model
+// output too: a host may show or log it) and its tool calls' arguments
+// (the model may echo what it read into a call: the tool then gets the
+// redacted value). A kind under Block, in any of them, withholds the
+// reply, drops its reasoning and drops its calls: none of them runs.
 func (h *redact) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
 	out, blocked := h.r.redact(resp.Text)
+	reasoning, reasoningBlocked := h.r.redact(resp.Reasoning)
 	calls, callsBlocked := h.calls(resp.ToolCalls)
-	if blocked == "" {
-		blocked = callsBlocked
-	}
+	blocked = cmp.Or(blocked, reasoningBlocked, callsBlocked)
 	if blocked != "" {
 		out = fmt.Sprintf("[reply withheld: it contained %s]", article(blocked))
-		return &hooks.ModelResponsePatch{Text: &out, ToolCalls: []hooks.ToolCall{}}, nil
+		none := ""
+		return &hooks.ModelResponsePatch{Text: &out, ToolCalls: []hooks.ToolCall{}, Reasoning: &none}, nil
 	}
-	if out == resp.Text && calls == nil {
+	if out == resp.Text && reasoning == resp.Reasoning && calls == nil {
 		return nil, nil
 	}
 	p := &hooks.ModelResponsePatch{ToolCalls: calls}
 	if out != resp.Text {
 		p.Text = &out
+	}
+	if reasoning != resp.Reasoning {
+		p.Reasoning = &reasoning
 	}
 	return p, nil
 }

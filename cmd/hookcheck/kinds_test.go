@@ -54,7 +54,7 @@ func TestSettingsFixturesCheckTheDecision(t *testing.T) {
 // reach a field as written is an error naming the fixture, the key's path
 // and line, and for an unknown key, the fields there are.
 func TestAFixtureFieldThatIsNotOneListsTheValidOnes(t *testing.T) {
-	expectFields := "refused, reason, ran, arguments, result, called, system, text, end, continue, diagnostics, prompts, notices"
+	expectFields := "refused, reason, ran, arguments, result, called, system, text, end, continue, toolChoice, settings, reasoning, diagnostics, prompts, notices"
 	for file, want := range map[string]string{
 		"misspelt.json": `expect.refsed: unknown field "refsed"; the fields are ` + expectFields + " (line 4)",
 		"case.json":     `expect.Refused: unknown field "Refused"; the fields are ` + expectFields + " (line 4)",
@@ -118,9 +118,9 @@ func TestLintTakesAHookFolder(t *testing.T) {
 }
 
 func TestKindFlag(t *testing.T) {
-	r := hookcheck(t, "", "lint", "-kind", "cursor", "testdata/command/settings.json")
+	r := hookcheck(t, "", "lint", "-kind", "nope", "testdata/command/settings.json")
 	assert.Equal(t, 2, r.code)
-	assert.Equal(t, "hookcheck: -kind \"cursor\": want one of js, agent, command, claude, gemini\n", r.stderr)
+	assert.Equal(t, "hookcheck: -kind \"nope\": want one of js, agent, command, claude, codex, copilot, cursor, gemini\n", r.stderr)
 
 	// Claude Code settings read as command settings: the command reader's error.
 	r = hookcheck(t, "", "lint", "-kind", "command", "testdata/claude/.claude/settings.json")

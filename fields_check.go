@@ -1,0 +1,158 @@
+package hooks
+
+import (
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math"
+	"slices"
+	"unicode/utf8"
+)
+
+// A hook's ToolChoice and Settings reach a provider as the adapter spells
+// them; a value the provider cannot understand (a mode it has no word for,
+// a tool it was not offered, a NaN temperature) would either fail the call
+// far from the hook that caused it or, worse, be read as something else
+// (an unknown mode as "auto"). So the core checks them where the hook
+// answers: a value that cannot be understood is that hook's error, named
+// with the hook and the point, and is never applied.
+
+// checkToolChoice reports what is wrong with tc for a request offering
+// tools (nil: the tools are not known, so a Name cannot be checked), and
+// returns its canonical form: a Name always with Mode "required".
+func checkToolChoice(tc ToolChoice, tools []ToolSpec) (ToolChoice, error) {
+	switch tc.Mode {
+	case ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired:
+	case "":
+		if tc.Name == "" {
+			return tc, fmt.Errorf("toolChoice has neither a mode (%q, %q or %q) nor a tool name", ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired)
+		}
+		tc.Mode = ToolChoiceRequired
+	default:
+		return tc, fmt.Errorf("toolChoice mode %q is not one of %q, %q, %q (exact spelling)", tc.Mode, ToolChoiceAuto, ToolChoiceNone, ToolChoiceRequired)
+	}
+	if !utf8.ValidString(tc.Name) {
+		return tc, fmt.Errorf("toolChoice name %q is not UTF-8: a provider would read another name", tc.Name)
+	}
+	if tc.Name != "" && tc.Mode != ToolChoiceRequired {
+		return tc, fmt.Errorf("toolChoice names tool %q with mode %q: a named tool is a required call (mode %q or none)", tc.Name, tc.Mode, ToolChoiceRequired)
+	}
+	if tools == nil || tc.Mode != ToolChoiceRequired {
+		return tc, nil
+	}
+	if len(tools) == 0 {
+		return tc, fmt.Errorf("toolChoice requires a tool call but the request offers no tools")
+	}
+	if tc.Name != "" && !offers(tools, tc.Name) {
+		return tc, fmt.Errorf("toolChoice names tool %q, which the request does not offer (names match exactly: offered %s)", tc.Name, toolNames(tools))
+	}
+	return tc, nil
+}
+
+// offers reports whether tools has one named name, byte for byte: a tool
+// name in another case or a look-alike is another tool.
+func offers(tools []ToolSpec, name string) bool {
+	for _, t := range tools {
+		if t.Name == name {
+			return true
+		}
+	}
+	return false
+}
+
+// toolNames lists the tools' names for an error, at most ten.
+func toolNames(tools []ToolSpec) string {
+	names := make([]string, 0, min(len(tools), 10))
+	for _, t := range tools[:min(len(tools), 10)] {
+		names = append(names, t.Name)
+	}
+	s := fmt.Sprintf("%q", names)
+	if len(tools) > 10 {
+		s += fmt.Sprintf(" and %d more", len(tools)-10)
+	}
+	return s
+}
+
+// checkModelSettings reports what is wrong with s, and returns a copy of it the
+// hook no longer holds (its Stop and Provider are copied: a hook that
+// keeps and later changes its value changes nothing that was checked).
+func checkModelSettings(s ModelSettings) (*ModelSettings, error) {
+	if err := checkUnit("temperature", s.Temperature, math.Inf(1)); err != nil {
+		return nil, err
+	}
+	if err := checkUnit("topP", s.TopP, 1); err != nil {
+		return nil, err
+	}
+	if s.MaxTokens != nil && *s.MaxTokens < 1 {
+		return nil, fmt.Errorf("settings maxTokens %d: must be at least 1", *s.MaxTokens)
+	}
+	for i, stop := range s.Stop {
+		if stop == "" {
+			return nil, fmt.Errorf("settings stop[%d] is empty: a stop sequence has at least one character", i)
+		}
+		if !utf8.ValidString(stop) {
+			return nil, fmt.Errorf("settings stop[%d] %q is not UTF-8: a provider would stop on another text", i, stop)
+		}
+	}
+	if s.Provider != nil {
+		if _, err := json.Marshal(s.Provider); err != nil {
+			return nil, fmt.Errorf("settings provider options do not encode as JSON (what a provider receives): %w", err)
+		}
+	}
+	out := s
+	out.Temperature, out.TopP, out.MaxTokens = clonePtr(s.Temperature), clonePtr(s.TopP), clonePtr(s.MaxTokens)
+	out.Stop = slices.Clone(s.Stop)
+	out.Provider = maps.Clone(s.Provider)
+	return &out, nil
+}
+
+// checkUnit checks a sampling number: finite, at least 0, at most hi.
+func checkUnit(name string, v *float64, hi float64) error {
+	switch {
+	case v == nil:
+		return nil
+	case math.IsNaN(*v) || math.IsInf(*v, 0):
+		return fmt.Errorf("settings %s is %v: must be a finite number", name, *v)
+	case *v < 0:
+		return fmt.Errorf("settings %s %v: must not be negative", name, *v)
+	case *v > hi:
+		return fmt.Errorf("settings %s %v: must be at most %v", name, *v, hi)
+	}
+	return nil
+}
+
+// clonePtr is a new pointer to *p's value, or nil.
+func clonePtr[T any](p *T) *T {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}
+
+// checkRequestPatch checks the ToolChoice and Settings of p against the
+// request as p leaves it (its Tools, or req's), and returns them as they
+// apply: canonical, copied. Nothing of p applies when it fails.
+func checkRequestPatch(p *ModelRequestPatch, req *ModelRequest) (*ToolChoice, *ModelSettings, error) {
+	var tc *ToolChoice
+	var st *ModelSettings
+	tools := req.Tools
+	if p.Tools != nil {
+		tools = p.Tools
+	}
+	if p.ToolChoice != nil {
+		c, err := checkToolChoice(*p.ToolChoice, tools)
+		if err != nil {
+			return nil, nil, err
+		}
+		tc = &c
+	}
+	if p.Settings != nil {
+		s, err := checkModelSettings(*p.Settings)
+		if err != nil {
+			return nil, nil, err
+		}
+		st = s
+	}
+	return tc, st, nil
+}
