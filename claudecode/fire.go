@@ -133,17 +133,15 @@ func review(c *hooks.Context, ev Event, out Outcome) (Outcome, error) {
 	if err != nil && c.Err() != nil {
 		return out, c.Err()
 	}
-	switch {
-	case err == nil && v.Result != nil && v.Arguments == nil:
-		res := *v.Result
-		out.Result = &res
-	case err == nil && v.Approved && v.Result == nil:
-		out.Allow, out.UpdatedInput = true, maps.Clone(v.Arguments)
+	switch patch := v.Patch(); { // the core's one reading of a verdict (a failed ask is a rejection)
+	case patch == nil:
+		out.Allow = true
+	case patch.Result != nil:
+		out.Result = patch.Result
+	case patch.Arguments != nil:
+		out.Allow, out.UpdatedInput = true, patch.Arguments
 	default:
-		out.Block, out.Reason = true, v.Message
-		if out.Reason == "" {
-			out.Reason = "The user declined this " + name + " call."
-		}
+		out.Block, out.Reason = true, *patch.Reason
 	}
 	return out, nil
 }

@@ -42,8 +42,8 @@ func TestFirePermissionRequest(t *testing.T) {
 	assert.Equal(t, claudecode.Outcome{Block: true, Reason: "secrets stay put", Interrupt: true}, fire("write_file", ".env"))
 	// No handler decides: the person is asked (Context.Review, served
 	// here by the host's Confirm, which says no).
-	assert.Equal(t, claudecode.Outcome{Block: true, Reason: "The user declined this Write call."}, fire("write_file", "main.go"))
-	assert.Equal(t, claudecode.Outcome{Block: true, Reason: "The user declined this Bash call."}, fire("shell", ".env"), "the matcher does not take Bash")
+	assert.Equal(t, claudecode.Outcome{Block: true, Reason: hooks.DefaultRejection}, fire("write_file", "main.go"))
+	assert.Equal(t, claudecode.Outcome{Block: true, Reason: hooks.DefaultRejection}, fire("shell", ".env"), "the matcher does not take Bash")
 	assert.Empty(t, rec.diagnostics())
 }
 

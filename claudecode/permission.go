@@ -45,19 +45,14 @@ func (h *hook) ask(c *hooks.Context, call hooks.ToolCall, args *map[string]any, 
 	if err != nil && c.Err() != nil {
 		return nil, c.Err()
 	}
-	switch {
-	case v.Result != nil && v.Arguments == nil:
-		res := *v.Result
-		return &hooks.ToolCallPatch{Result: &res}, nil
-	case !v.Approved || v.Result != nil || err != nil:
-		if v.Message != "" {
-			return hooks.Refuse(v.Message), nil
-		}
-		return hooks.Refuse("The user declined this " + name + " call: " + strings.Join(asks, "; ")), nil
-	case v.Arguments != nil:
-		return h.recheck(c, call, args, v.Arguments, added)
+	patch := v.Patch() // the core's one reading of a verdict (a failed ask is a rejection)
+	if patch == nil || patch.Arguments == nil {
+		return patch, nil
 	}
-	return nil, nil
+	if patch, err := h.recheck(c, call, args, patch.Arguments, added); patch != nil || err != nil {
+		return patch, err
+	}
+	return &hooks.ToolCallPatch{Arguments: maps.Clone(*args)}, nil
 }
 
 // recheck runs the PreToolUse handlers again on arguments approved with

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"net/http"
 	"net/http/httptest"
+	"strings"
 	"sync"
 	"testing"
 
@@ -171,10 +172,10 @@ func TestAPersonsVerdictOnAnAskApplies(t *testing.T) {
 		{"edit past a guard", hooks.Verdict{Approved: true, Arguments: map[string]any{"command": "rm -rf /"}}, nil,
 			hooks.ToolResult{Text: "Blocked: 'rm -rf /' is destructive. Use a safer alternative.", IsError: true}},
 		{"reject with words", hooks.Verdict{Message: "not on a Friday"}, nil, hooks.ToolResult{Text: "not on a Friday", IsError: true}},
-		{"reject", hooks.Verdict{}, nil, hooks.ToolResult{Text: "The user declined this Bash call: deploys need a yes", IsError: true}},
+		{"reject", hooks.Verdict{}, nil, hooks.ToolResult{Text: hooks.DefaultRejection, IsError: true}},
 		{"respond", hooks.Verdict{Result: &hooks.ToolResult{Text: "deployed by hand"}}, nil, hooks.ToolResult{Text: "deployed by hand"}},
 		{"contradictory", hooks.Verdict{Approved: true, Arguments: map[string]any{"command": "x"}, Result: &hooks.ToolResult{Text: "y"}}, nil,
-			hooks.ToolResult{Text: "The user declined this Bash call: deploys need a yes", IsError: true}},
+			hooks.ToolResult{Text: hooks.DefaultRejection, IsError: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rec recorder
@@ -300,4 +301,32 @@ func TestGuardAttacksOnRewritesAndFailures(t *testing.T) {
 			assert.Empty(t, rec.got())
 		})
 	}
+}
+
+// A person's edit of a call a Claude Code hook asked about is a new call
+// for the whole chain: a Go guard listed before the settings' hooks
+// refuses it (the core's second look, Verdict.Patch).
+func TestAPersonsEditPassesTheChainsEarlierGuards(t *testing.T) {
+	var rec recorder
+	guard := hooks.Funcs{HookName: "no-rm", BeforeToolExecute: func(_ *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+		if cmd, _ := call.Arguments["command"].(string); strings.HasPrefix(cmd, "rm") {
+			return hooks.Refuse("no rm here"), nil
+		}
+		return nil, nil
+	}}
+	hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{"PreToolUse": {ccGroup("",
+		ccEmit(t, `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}`, "0", ""))}}))
+	require.NoError(t, err)
+	chain, err := hooks.NewChain(append([]hooks.Hook{guard}, hs...), hooks.WithDiagnostics(rec.diagnose))
+	require.NoError(t, err)
+	who := &reviewer{verdict: hooks.Verdict{Approved: true, Arguments: map[string]any{"command": "rm -rf /"}}}
+	host := claudeHost(t, &ccPerson{})
+	host.Confirm, host.Review = nil, who.review
+	run, err := chain.Start(bg, host, hooks.RunStart{})
+	require.NoError(t, err)
+	defer run.End(bg, hooks.RunEnd{})
+	res, err := run.CallTool(bg, ccBash("ls"), ccShell(&rec))
+	require.NoError(t, err)
+	assert.Equal(t, hooks.ToolResult{Text: "no rm here", IsError: true}, res)
+	assert.Empty(t, rec.got())
 }
