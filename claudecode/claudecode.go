@@ -144,7 +144,8 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	}
 	dir, _ := o.Value(transcriptKey{})
 	tdir, _ := dir.(string)
-	s := &set{opts: o, transcriptDir: tdir, hasStop: len(events["Stop"]) > 0}
+	s := &set{opts: o, transcriptDir: tdir, hasStop: len(events["Stop"]) > 0,
+		timed: len(events["PostToolUse"])+len(events["PostToolUseFailure"]) > 0}
 	s.matchers = s.toolMatchers(events)
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
@@ -226,6 +227,8 @@ func (h *hook) Handles(p hooks.Point) bool {
 		return h.event == "UserPromptSubmit" && h.set.hasStop || h.last
 	case hooks.AfterToolExecute:
 		return h.last
+	case hooks.BeforeToolExecute:
+		return h.last && h.set.timed // notes when the tool starts, for duration_ms
 	}
 	return false
 }

@@ -345,6 +345,9 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 	}
 	if h.first {
 		h.set.agents.Delete(c.RunID())
+		if h.set.timed {
+			h.set.forgetClocks(c)
+		}
 	}
 	if h.event != "SessionEnd" || c.ParentRunID() != "" { // a subagent's end is no session's
 		h.set.notes.Delete(c.RunID())

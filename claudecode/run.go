@@ -54,6 +54,7 @@ type input struct {
 	Reason               string          `json:"reason,omitempty"`
 	// AgentID and AgentType name the subagent a handler runs in (a child
 	// run: its id, and the type AgentType gave), on every event of it.
+	DurationMS          *int64 `json:"duration_ms,omitempty"`
 	AgentID             string `json:"agent_id,omitempty"`
 	AgentType           string `json:"agent_type,omitempty"`
 	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`

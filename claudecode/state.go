@@ -16,6 +16,12 @@ type set struct {
 	// transcriptDir is TranscriptDir's ("": a temporary directory per run).
 	transcriptDir string
 	hasStop       bool
+	// timed: the set has PostToolUse or PostToolUseFailure handlers, which
+	// read duration_ms; started holds when each call of a run went to its
+	// tool (time.Time, by run id and call id), from the set's last hook's
+	// BeforeToolExecute to its AfterToolExecute (see duration).
+	timed   bool
+	started sync.Map
 	// matchers are the set's tool events' matchers, and toolsChecked
 	// whether they were checked against a run's tools (names.go).
 	matchers     []matcher

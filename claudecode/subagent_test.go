@@ -2,7 +2,9 @@ package claudecode_test
 
 import (
 	"path/filepath"
+	"runtime"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/claudecode"
@@ -71,4 +73,36 @@ func TestSubagentStartAndStopFireForChildRuns(t *testing.T) {
 	_, parentHas := inputs[0]["agent_id"]
 	assert.False(t, parentHas, "the parent's events name no agent")
 	assert.Empty(t, rec.diagnostics())
+}
+
+// PostToolUse and PostToolUseFailure read duration_ms (Claude Code
+// v2.1.119): how long the tool took, in milliseconds.
+func TestPostToolUseReadsDurationMS(t *testing.T) {
+	var rec recorder
+	log := filepath.Join(t.TempDir(), "seen")
+	record := claudeScript(t, "record.sh", log)
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), claudeSettings(t, map[string][]map[string]any{
+		"PreToolUse": {ccGroup("", record)}, "PostToolUse": {ccGroup("", record)}, "PostToolUseFailure": {ccGroup("", record)}}))
+	slow := func(c *hooks.Context, call hooks.ToolCall) (hooks.ToolResult, error) {
+		start := time.Now()
+		for time.Since(start) < 30*time.Millisecond { // a tool that takes its time, without sleeping
+			runtime.Gosched()
+		}
+		return hooks.ToolResult{Text: "done", IsError: call.Name == "fails"}, nil
+	}
+	_, err := run.CallTool(bg, hooks.ToolCall{ID: "a", Name: "works"}, slow)
+	require.NoError(t, err)
+	_, err = run.CallTool(bg, hooks.ToolCall{ID: "b", Name: "fails"}, slow)
+	require.NoError(t, err)
+	inputs, _ := ccInputs(t, log)
+	require.Len(t, inputs, 4)
+	_, pre := inputs[0]["duration_ms"]
+	assert.False(t, pre, "PreToolUse has no duration")
+	for _, in := range []map[string]any{inputs[1], inputs[3]} {
+		ms, ok := in["duration_ms"].(float64)
+		require.True(t, ok, "%v", in)
+		assert.GreaterOrEqual(t, ms, 30.0)
+		assert.Less(t, ms, 30_000.0)
+	}
+	assert.Equal(t, "PostToolUseFailure", inputs[3]["hook_event_name"])
 }

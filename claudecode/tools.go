@@ -6,6 +6,7 @@ import (
 	"maps"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/rienda/hooks"
 )
@@ -34,6 +35,10 @@ func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error
 // refuses the call, as a failClosed handler's failure does
 // (hooks.FailClosed).
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	if h.event != "PreToolUse" {
+		h.set.started.Store(startKey(c, call), time.Now()) // the set's last hook: the tool is about to run
+		return nil, nil
+	}
 	h.set.noteToolName(c, call.Name)
 	var added []string
 	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
@@ -257,11 +262,15 @@ func (r *result) permission(where string) (decision, reason string) {
 func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 	if h.last {
 		h.set.record(c, func(_ *transcript, b *builder) { b.toolResult(call.ID, res.Text, res.IsError, "") })
+		if h.set.timed {
+			h.set.stopClock(c, call)
+		}
 	}
 	if h.event != "PostToolUse" && h.event != "PostToolUseFailure" || res.IsError != (h.event == "PostToolUseFailure") {
 		return nil, nil
 	}
 	name, changed := h.set.claudeName(call.Name), false
+	ms := h.set.duration(c, call)
 	for _, hd := range h.handlers {
 		if !h.takes(c, hd, callKey(c, call, call.Arguments), call.Arguments, name, call.Name) {
 			continue
@@ -278,6 +287,7 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 		if res.IsError {
 			in.Error = &res.Text
 		}
+		in.DurationMS = ms
 		if hd.async {
 			h.spawn(c, hd, in)
 			continue
@@ -348,4 +358,46 @@ func (r *result) feedback(where string) []string {
 		out = append(out, cut(r.out.HookSpecificOutput.AdditionalContext))
 	}
 	return out
+}
+
+// startKey names a tool call of a run for duration_ms.
+func startKey(c *hooks.Context, call hooks.ToolCall) string {
+	return fmt.Sprint(c.RunID(), "\x00", c.ModelCalls(), "\x00", call.ID, "\x00", call.Name)
+}
+
+// stopClock turns the time a call went to its tool into its duration, in
+// milliseconds, for the set's PostToolUse(Failure) handlers, which run
+// after the set's last hook at AfterToolExecute (reverse list order).
+func (s *set) stopClock(c *hooks.Context, call hooks.ToolCall) {
+	if t, ok := s.started.LoadAndDelete(startKey(c, call)); ok {
+		s.started.Store(startKey(c, call)+"\x00ms", time.Since(t.(time.Time)).Milliseconds())
+	}
+}
+
+// duration is duration_ms of a call (Claude Code v2.1.119: the tool's own
+// time, without PreToolUse hooks or a permission prompt): from this set's
+// last hook before the tool to its first after it, so the hooks of other
+// sets listed after this one count too. Nil when unknown (a call the
+// set's last hook did not see go to its tool, a run restored between the
+// two). The one hook that runs handlers for the result takes it; what a
+// refused call or an unread result leaves is dropped at the run's end
+// (forgetClocks).
+func (s *set) duration(c *hooks.Context, call hooks.ToolCall) *int64 {
+	v, ok := s.started.LoadAndDelete(startKey(c, call) + "\x00ms")
+	if !ok {
+		return nil
+	}
+	ms := v.(int64)
+	return &ms
+}
+
+// forgetClocks drops what duration_ms kept of a run that ended.
+func (s *set) forgetClocks(c *hooks.Context) {
+	prefix := c.RunID() + "\x00"
+	s.started.Range(func(k, _ any) bool {
+		if strings.HasPrefix(k.(string), prefix) {
+			s.started.Delete(k)
+		}
+		return true
+	})
 }
