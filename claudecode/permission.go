@@ -46,6 +46,10 @@ func (h *hook) ask(c *hooks.Context, call hooks.ToolCall, args *map[string]any, 
 		return nil, c.Err()
 	}
 	patch := v.Patch() // the core's one reading of a verdict (a failed ask is a rejection)
+	if patch != nil && patch.Allow != nil && !*patch.Allow && v.Message == "" {
+		// A no without words: the model reads what the handlers asked about.
+		return hooks.Refuse("The user declined this " + name + " call: " + strings.Join(asks, "; ")), nil
+	}
 	if patch == nil || patch.Arguments == nil {
 		return patch, nil
 	}

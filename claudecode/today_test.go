@@ -172,10 +172,10 @@ func TestAPersonsVerdictOnAnAskApplies(t *testing.T) {
 		{"edit past a guard", hooks.Verdict{Approved: true, Arguments: map[string]any{"command": "rm -rf /"}}, nil,
 			hooks.ToolResult{Text: "Blocked: 'rm -rf /' is destructive. Use a safer alternative.", IsError: true}},
 		{"reject with words", hooks.Verdict{Message: "not on a Friday"}, nil, hooks.ToolResult{Text: "not on a Friday", IsError: true}},
-		{"reject", hooks.Verdict{}, nil, hooks.ToolResult{Text: hooks.DefaultRejection, IsError: true}},
+		{"reject", hooks.Verdict{}, nil, hooks.ToolResult{Text: "The user declined this Bash call: deploys need a yes", IsError: true}},
 		{"respond", hooks.Verdict{Result: &hooks.ToolResult{Text: "deployed by hand"}}, nil, hooks.ToolResult{Text: "deployed by hand"}},
 		{"contradictory", hooks.Verdict{Approved: true, Arguments: map[string]any{"command": "x"}, Result: &hooks.ToolResult{Text: "y"}}, nil,
-			hooks.ToolResult{Text: hooks.DefaultRejection, IsError: true}},
+			hooks.ToolResult{Text: "The user declined this Bash call: deploys need a yes", IsError: true}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			var rec recorder
