@@ -194,6 +194,13 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 			return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + hd.where +
 				" printed more than can be read, so it could not check it."}}, nil
 		}
+		if f, ok := r.err.(*failure); ok && hd.failClosed {
+			// onFailure "block" (failClosed): the prompt it was there to
+			// check is not sent, as Claude Code blocks the action.
+			f.then = "the run ends: the prompt was not checked"
+			c.Diagnose(f)
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + hd.where + " failed, so it could not check it."}}, nil
+		}
 		if !h.settle(c, &r) {
 			continue
 		}

@@ -330,3 +330,16 @@ func TestAPersonsEditPassesTheChainsEarlierGuards(t *testing.T) {
 	assert.Equal(t, hooks.ToolResult{Text: "no rm here", IsError: true}, res)
 	assert.Empty(t, rec.got())
 }
+
+// onFailure "block" on UserPromptSubmit: a prompt guard that fails does
+// not let the prompt through unchecked.
+func TestOnFailureBlockOnUserPromptSubmitEndsTheRun(t *testing.T) {
+	var rec recorder
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), handlerSettings(t, "UserPromptSubmit", "",
+		map[string]any{"type": "command", "command": ccEmit(t, "", "1", "crash"), "onFailure": "block"}))
+	step, err := run.BeforeModelRequest(bg, hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "my key is sk-123"}}})
+	require.NoError(t, err)
+	require.NotNil(t, step.End)
+	assert.Equal(t, "The prompt was not sent: Claude Code hook UserPromptSubmit[0].hooks[0] failed, so it could not check it.", step.End.Output)
+	require.Len(t, rec.diagnostics(), 1)
+}
