@@ -13,21 +13,24 @@ import (
 // hooks chain, because they happen in the host (a permission dialog, a
 // notification, a compaction, a subagent).
 var (
-	firedOrder  = []string{"PermissionRequest", "Notification", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop"}
+	firedOrder  = []string{"PermissionRequest", "Notification", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "StopFailure"}
 	firedEvents = map[string]bool{"PermissionRequest": true, "Notification": true, "PreCompact": true,
-		"PostCompact": true, "SubagentStart": true, "SubagentStop": true}
+		"PostCompact": true, "SubagentStart": true, "SubagentStop": true, "StopFailure": true}
 )
 
 // Event is an event a host fires with Fire.
 type Event struct {
 	// Name is the Claude Code event: PermissionRequest, Notification,
-	// PreCompact, PostCompact, SubagentStart or SubagentStop.
+	// PreCompact, PostCompact, SubagentStart, SubagentStop or StopFailure
+	// (a turn that ended on a model API error: the host fires it where its
+	// model call failed; its output is advisory).
 	Name string
 	// Subject is what the groups' matchers match, as Claude Code matches
 	// it: the tool name (PermissionRequest: the Claude name, or the
 	// host's, which ToolNames maps), notification_type (Notification),
 	// trigger, "manual" or "auto" (PreCompact, PostCompact), agent_type
-	// (SubagentStart, SubagentStop).
+	// (SubagentStart, SubagentStop), the error's type (StopFailure:
+	// "rate_limit", …).
 	Subject string
 	// Input holds the event's own fields, as Claude Code sends them
 	// (snake_case: "tool_name", "tool_input", "message",

@@ -69,7 +69,7 @@ var (
 	// allEvents are the events Claude Code's documentation lists, run here
 	// or not: a misspelt one is told apart from one skipped on purpose.
 	allEvents = append(append([]string(nil), eventOrder...), "Notification", "PreCompact", "PostCompact",
-		"PermissionRequest", "SubagentStart", "SubagentStop")
+		"PermissionRequest", "SubagentStart", "SubagentStop", "StopFailure")
 )
 
 // maxTimeout is the largest timeout, in seconds, that converts to a

@@ -106,3 +106,26 @@ func TestPostToolUseReadsDurationMS(t *testing.T) {
 	}
 	assert.Equal(t, "PostToolUseFailure", inputs[3]["hook_event_name"])
 }
+
+// StopFailure loads (no diagnostic) and runs when the host fires it where
+// its model call failed, its matcher taking the error's type.
+func TestStopFailureIsFiredByTheHost(t *testing.T) {
+	var diags []hooks.Diagnostic
+	log := filepath.Join(t.TempDir(), "seen")
+	hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{
+		"StopFailure": {ccGroup("rate_limit", claudeScript(t, "record.sh", log))}}),
+		claudecode.Diagnostics(func(d hooks.Diagnostic) { diags = append(diags, d) }))
+	require.NoError(t, err)
+	assert.Empty(t, diags)
+	c := &hooks.Context{Context: bg, Workdir: t.TempDir(), Session: hooks.Session{ID: "s"}}
+	for _, kind := range []string{"rate_limit", "authentication_failed"} {
+		out, err := claudecode.Fire(c, hs, claudecode.Event{Name: "StopFailure", Subject: kind,
+			Input: map[string]any{"error": kind, "error_details": "429 Too Many Requests", "last_assistant_message": ""}})
+		require.NoError(t, err)
+		assert.Equal(t, claudecode.Outcome{}, out)
+	}
+	inputs, _ := ccInputs(t, log)
+	require.Len(t, inputs, 1)
+	assert.Equal(t, "StopFailure", inputs[0]["hook_event_name"])
+	assert.Equal(t, "429 Too Many Requests", inputs[0]["error_details"])
+}
