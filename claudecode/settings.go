@@ -46,6 +46,7 @@ type handlerConfig struct {
 	Timeout       *float64          `json:"timeout"`
 	FailClosed    bool              `json:"failClosed"`
 	OnFailure     json.RawMessage   `json:"onFailure"`
+	raw           json.RawMessage   // the handler as written, for a misspelt onFailure
 	If            *string           `json:"if"`
 	StatusMessage json.RawMessage   `json:"statusMessage"`
 	Once          json.RawMessage   `json:"once"`
@@ -226,6 +227,7 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, settingsError(path, "must be an object {\"type\": \"command\", \"command\": \"…\"}"+cause(err))
 	}
+	cfg.raw = raw
 	switch {
 	case cfg.Type == nil:
 		return nil, settingsError(path+".type", "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")")
@@ -299,6 +301,7 @@ func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
 // the stricter setting wins.
 func (l loader) onFailure(h *handler, path string, cfg *handlerConfig) error {
 	if len(cfg.OnFailure) == 0 {
+		l.misspeltOnFailure(h, path, cfg.raw)
 		return nil
 	}
 	var v string
@@ -323,6 +326,28 @@ func (l loader) onFailure(h *handler, path string, cfg *handlerConfig) error {
 		return settingsError(path+".onFailure", fmt.Sprintf("must be \"block\" or \"continue\", not %q%s", v, hint))
 	}
 	return nil
+}
+
+// misspeltOnFailure reads a key that resembles "onFailure" ("onfailure",
+// "onFailrue") holding "block" as the block it was meant to be: Claude
+// Code ignores the key, so the guard would fail open, but what the
+// author asked for is evident, and a guard's failure mode is never
+// guessed open. A diagnostic says so (besides the unknown key's).
+func (l loader) misspeltOnFailure(h *handler, path string, raw json.RawMessage) {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(raw, &keys) != nil {
+		return
+	}
+	for _, k := range sortedKeys(keys) {
+		var v string
+		if k == "onFailure" || resembles(k, []string{"onFailure"}) != "onFailure" && !strings.EqualFold(k, "onFailure") {
+			continue
+		}
+		if json.Unmarshal(keys[k], &v) == nil && strings.EqualFold(strings.TrimSpace(v), "block") {
+			h.failClosed = true
+			l.skip(path, "%q: %s is read as \"onFailure\": \"block\" (Claude Code would ignore the key and fail open)", k, keys[k])
+		}
+	}
 }
 
 // toolEvents are the events of a tool call, where "if" applies.

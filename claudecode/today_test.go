@@ -79,6 +79,32 @@ func TestOnFailureThatCannotBeReadIsAnError(t *testing.T) {
 	assert.True(t, step.Refused)
 }
 
+// A misspelt onFailure holding "block" blocks, with diagnostics: the
+// author's intent is evident, and Claude Code would fail open.
+func TestAMisspeltOnFailureBlockStillBlocks(t *testing.T) {
+	for _, key := range []string{"onfailure", "onFailrue", "OnFailure", "on_failure"} {
+		var diags []hooks.Diagnostic
+		var rec recorder
+		hs, err := claudecode.Hooks(handlerSettings(t, "PreToolUse", "",
+			map[string]any{"type": "command", "command": ccEmit(t, "", "3", "crash"), key: "block"}),
+			claudecode.Diagnostics(func(d hooks.Diagnostic) { diags = append(diags, d) }))
+		require.NoError(t, err)
+		var said []string
+		for _, d := range diags {
+			said = append(said, d.Err.Error())
+		}
+		assert.Contains(t, strings.Join(said, "\n"), `read as "onFailure": "block"`, key)
+		chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(rec.diagnose))
+		require.NoError(t, err)
+		run, err := chain.Start(bg, claudeHost(t, &ccPerson{}), hooks.RunStart{})
+		require.NoError(t, err)
+		step, err := run.BeforeToolExecute(bg, ccBash("ls"))
+		require.NoError(t, err)
+		assert.True(t, step.Refused, key)
+		run.End(bg, hooks.RunEnd{})
+	}
+}
+
 // "defer" (Claude Code v2.1.89) asks a person: a deferred call is never
 // an allowed one.
 func TestDeferAsksAPerson(t *testing.T) {
