@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
 	"slices"
 	"strings"
 	"time"
@@ -93,22 +94,24 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 			return nil, hooks.Refuse("Claude Code's PreToolUse hooks kept rewriting this " + name + " call: it was not run"), nil
 		}
 		for i, hd := range h.handlers {
-			cur = argumentsKey(*args)
 			if seen[i] == cur || (pass > 0 && i == producer) {
 				continue
 			}
 			seen[i] = cur
+			before := reflect.ValueOf(*args).Pointer() // a rewrite is a new map: encode again only then
 			ask, ran, patch, err := h.judge(c, call, hd, args, judged[i], added)
 			judged[i] = judged[i] || ran
 			if patch != nil || err != nil {
 				return nil, patch, err
 			}
-			if argumentsKey(*args) != cur {
-				if approved != nil {
-					return nil, hooks.Refuse("Claude Code hook " + hd.where + " rewrote this " + name +
-						" call after it was approved: the call approved is not the call that would run"), nil
+			if next := cur; reflect.ValueOf(*args).Pointer() != before {
+				if next = argumentsKey(*args); next != cur {
+					if approved != nil {
+						return nil, hooks.Refuse("Claude Code hook " + hd.where + " rewrote this " + name +
+							" call after it was approved: the call approved is not the call that would run"), nil
+					}
+					cur, producer = next, i
 				}
-				producer = i
 			}
 			if ask != "" && approved == nil && !slices.Contains(asks, ask) {
 				asks = append(asks, ask)
