@@ -18,13 +18,20 @@ import (
 // run leaves no record, so it never stands in for an identical copy of
 // another set that runs on every call.
 func (h *hook) takes(c *hooks.Context, hd *handler, inv string, args map[string]any, subjects ...string) bool {
+	return h.take(c, hd, inv, args, hd.once, subjects...)
+}
+
+// take is takes, with the once check only when once is true: a once
+// guard that judged a call judges it again when a rewrite changed it
+// (see guard), since the call that runs must be one it judged.
+func (h *hook) take(c *hooks.Context, hd *handler, inv string, args map[string]any, once bool, subjects ...string) bool {
 	if subjects != nil && !hd.matcher.matches(subjects...) && (!toolEvents[h.event] || !hd.matcher.takesFolded(c, subjects...)) {
 		return false
 	}
 	if hd.rule != nil && len(subjects) > 0 && !hd.rule.matches(subjects[0], args, c.Workdir) {
 		return false // with no Workdir, only a path rule cannot judge: it takes the call (rule.matches)
 	}
-	if hd.once {
+	if once {
 		first := false
 		h.set.update(c, func(st *runState) {
 			fired := strings.Split(st.Fired, "\n")

@@ -91,8 +91,12 @@ func StopContinuations(n int) Option { return dialect.Continuations(n) }
 // "disableAllHooks": true gives no hook) or its "hooks" object alone. A
 // malformed entry is an error naming the event and the index
 // (hooks.PreToolUse[0].hooks[1]). The handlers of PermissionRequest,
-// Notification, PreCompact, PostCompact, SubagentStart and SubagentStop
-// run when the host fires them (Fire). An event this library does not
+// Notification, PreCompact, PostCompact, SubagentStart, SubagentStop and
+// StopFailure run when the host fires them (Fire); SubagentStart and
+// SubagentStop also run for a child run (Run.Child: at its BeforeRun, and
+// on its replies without tool calls, in place of SessionStart and Stop),
+// and PermissionRequest for a PreToolUse "ask" or "defer", before a
+// person is asked with Context.Review. An event this library does not
 // run, a handler it does not run (agent, mcp_tool, and prompt without
 // Model), and an unknown key ("matchers",
 // "timeOut", a top-level "hook") are load-time diagnostics naming them, the
@@ -123,7 +127,8 @@ func StopContinuations(n int) Option { return dialect.Continuations(n) }
 // starts with "{" and parses is a decision, its names read exactly as
 // JSON.parse reads them; any other exit, a timeout or a command that
 // cannot start is a diagnostic and the call goes on (fail open), unless
-// the handler sets "failClosed": true, which then refuses a tool call.
+// the handler sets "onFailure": "block" (Claude Code v2.1.295) or
+// "failClosed": true, which then refuses a tool call.
 // Output too large to read never lets a tool call through: see
 // docs/claudecode.md for what each event does with it.
 //
@@ -144,7 +149,8 @@ func Hooks(settings []byte, opts ...Option) ([]hooks.Hook, error) {
 	}
 	dir, _ := o.Value(transcriptKey{})
 	tdir, _ := dir.(string)
-	s := &set{opts: o, transcriptDir: tdir, hasStop: len(events["Stop"]) > 0}
+	s := &set{opts: o, transcriptDir: tdir, hasStop: len(events["Stop"]) > 0,
+		timed: len(events["PostToolUse"])+len(events["PostToolUseFailure"]) > 0}
 	s.matchers = s.toolMatchers(events)
 	var out []hooks.Hook
 	for _, ev := range eventOrder {
@@ -226,6 +232,8 @@ func (h *hook) Handles(p hooks.Point) bool {
 		return h.event == "UserPromptSubmit" && h.set.hasStop || h.last
 	case hooks.AfterToolExecute:
 		return h.last
+	case hooks.BeforeToolExecute:
+		return h.last && h.set.timed // notes when the tool starts, for duration_ms
 	}
 	return false
 }

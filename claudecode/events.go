@@ -59,6 +59,12 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 	if h.first {
 		h.set.join(c)
 	}
+	if c.ParentRunID() != "" { // a subagent: SubagentStart, never SessionStart
+		if h.first {
+			h.subagentStart(c, start)
+		}
+		return nil, nil
+	}
 	if h.event != "SessionStart" {
 		return nil, nil
 	}
@@ -124,19 +130,23 @@ func (h *hook) BeforeModelRequest(c *hooks.Context, req hooks.ModelRequest) (*ho
 	req.System = joinSystem(req.System, pending)
 	system := req.System
 	var patch *hooks.ModelRequestPatch
-	switch h.event {
-	case "SessionStart":
+	if h.first && st.AgentContext != "" {
+		system = joinSystem(system, st.AgentContext)
+	}
+	switch event := h.event; {
+	case c.ParentRunID() != "": // a subagent has no session start, user's turn or Stop of its own
+	case event == "SessionStart":
 		if st.Context != "" {
-			system = joinSystem(req.System, st.Context)
+			system = joinSystem(system, st.Context)
 		}
-	case "UserPromptSubmit":
+	case event == "UserPromptSubmit":
 		if prompt, ok := userTurn(c, req, st); ok {
 			var err error
 			if patch, err = h.userPrompt(c, req, prompt); err != nil || patch != nil {
 				return patch, err
 			}
 		}
-	case "Stop":
+	case event == "Stop":
 		if _, ok := userTurn(c, req, st); ok && (st.StopActive || st.Continuations > 0) {
 			h.set.update(c, func(st *runState) { st.StopActive, st.Continuations = false, 0 })
 		}
@@ -183,6 +193,13 @@ func (h *hook) userPrompt(c *hooks.Context, req hooks.ModelRequest, prompt strin
 			c.Diagnose(r.err)
 			return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + hd.where +
 				" printed more than can be read, so it could not check it."}}, nil
+		}
+		if f, ok := r.err.(*failure); ok && hd.failClosed {
+			// onFailure "block" (failClosed): the prompt it was there to
+			// check is not sent, as Claude Code blocks the action.
+			f.then = "the run ends: the prompt was not checked"
+			c.Diagnose(f)
+			return &hooks.ModelRequestPatch{End: &hooks.End{Output: "The prompt was not sent: Claude Code hook " + hd.where + " failed, so it could not check it."}}, nil
 		}
 		if !h.settle(c, &r) {
 			continue
@@ -231,6 +248,12 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	if h.last {
 		h.set.record(c, func(_ *transcript, b *builder) { b.assistant(resp.Text, resp.ToolCalls, "") })
 	}
+	if c.ParentRunID() != "" { // a subagent: SubagentStop, never Stop
+		if h.last && len(resp.ToolCalls) == 0 {
+			return h.subagentStop(c, resp)
+		}
+		return nil, nil
+	}
 	if h.event == "UserPromptSubmit" {
 		if at, ok := h.set.notes.Load(c.RunID()); ok && at.(int) == c.ModelCalls() {
 			st := load(c)
@@ -242,6 +265,12 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	if h.event != "Stop" || len(resp.ToolCalls) > 0 {
 		return nil, nil
 	}
+	return h.stop(c, resp, nil)
+}
+
+// stop runs the hook's Stop (or, in a subagent, SubagentStop) handlers on
+// a reply without tool calls, the matchers matching subjects.
+func (h *hook) stop(c *hooks.Context, resp hooks.ModelResponse, subjects []string) (*hooks.ModelResponsePatch, error) {
 	st := load(c)
 	// stop_hook_active is run-wide, as in Claude Code: this reply answers
 	// a continuation, whichever hook sent the run on (c.Continuations);
@@ -249,7 +278,7 @@ func (h *hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*
 	active, text := st.StopActive || c.Continuations() > 0, resp.Text
 	var reasons, added []string
 	for _, hd := range h.handlers {
-		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil) {
+		if !h.takes(c, hd, fmt.Sprint("model:", c.ModelCalls()), nil, subjects...) {
 			continue
 		}
 		in := input{HookEventName: h.event, StopHookActive: &active, LastAssistantMessage: &text}
@@ -321,7 +350,13 @@ func (h *hook) AfterRun(c *hooks.Context, end hooks.RunEnd) error {
 		defer h.set.leave(c)
 		defer h.set.endBackground(c)
 	}
-	if h.event != "SessionEnd" {
+	if h.first {
+		h.set.agents.Delete(c.RunID())
+		if h.set.timed {
+			h.set.forgetClocks(c)
+		}
+	}
+	if h.event != "SessionEnd" || c.ParentRunID() != "" { // a subagent's end is no session's
 		h.set.notes.Delete(c.RunID())
 		return nil
 	}

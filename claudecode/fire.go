@@ -2,6 +2,7 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
 	"strings"
 	"sync/atomic"
 
@@ -12,21 +13,24 @@ import (
 // hooks chain, because they happen in the host (a permission dialog, a
 // notification, a compaction, a subagent).
 var (
-	firedOrder  = []string{"PermissionRequest", "Notification", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop"}
+	firedOrder  = []string{"PermissionRequest", "Notification", "PreCompact", "PostCompact", "SubagentStart", "SubagentStop", "StopFailure"}
 	firedEvents = map[string]bool{"PermissionRequest": true, "Notification": true, "PreCompact": true,
-		"PostCompact": true, "SubagentStart": true, "SubagentStop": true}
+		"PostCompact": true, "SubagentStart": true, "SubagentStop": true, "StopFailure": true}
 )
 
 // Event is an event a host fires with Fire.
 type Event struct {
 	// Name is the Claude Code event: PermissionRequest, Notification,
-	// PreCompact, PostCompact, SubagentStart or SubagentStop.
+	// PreCompact, PostCompact, SubagentStart, SubagentStop or StopFailure
+	// (a turn that ended on a model API error: the host fires it where its
+	// model call failed; its output is advisory).
 	Name string
 	// Subject is what the groups' matchers match, as Claude Code matches
 	// it: the tool name (PermissionRequest: the Claude name, or the
 	// host's, which ToolNames maps), notification_type (Notification),
 	// trigger, "manual" or "auto" (PreCompact, PostCompact), agent_type
-	// (SubagentStart, SubagentStop).
+	// (SubagentStart, SubagentStop), the error's type (StopFailure:
+	// "rate_limit", …).
 	Subject string
 	// Input holds the event's own fields, as Claude Code sends them
 	// (snake_case: "tool_name", "tool_input", "message",
@@ -61,6 +65,10 @@ type Outcome struct {
 	// Stop is the reason of a handler's "continue": false (the agent
 	// should stop), nil when none asked.
 	Stop *string
+	// Result is a person's answer in place of the tool (a PermissionRequest
+	// no handler decided, asked through Context.Review): the host gives
+	// it to the model as the call's result and does not run the tool.
+	Result *hooks.ToolResult
 }
 
 // fires numbers each Fire call, so that the same handler of two settings
@@ -101,6 +109,43 @@ func Fire(c *hooks.Context, hs []hooks.Hook, ev Event) (Outcome, error) {
 		}
 	}
 	out.Context = strings.Join(added, "\n\n")
+	if ev.Name == "PermissionRequest" && !out.Allow && !out.Block && out.Stop == nil && c.Interactive() {
+		return review(c, ev, out)
+	}
+	return out, nil
+}
+
+// review asks a person about a PermissionRequest no handler decided, as
+// Claude Code shows its dialog, through Context.Review with the call
+// (tool_name, or the Subject, and tool_input), and puts their verdict in
+// the outcome: an approval is Allow (with the person's arguments as
+// UpdatedInput when they edited the call), a rejection is Block with the
+// person's message, an answer is Result. A verdict that contradicts
+// itself (an answer and an edit, an edit of a rejected call) and a failed
+// ask are a rejection. The error is c's cancellation.
+func review(c *hooks.Context, ev Event, out Outcome) (Outcome, error) {
+	name, _ := ev.Input["tool_name"].(string)
+	if name == "" {
+		name = ev.Subject
+	}
+	args, _ := ev.Input["tool_input"].(map[string]any)
+	id, _ := ev.Input["tool_use_id"].(string)
+	shown, _ := encodeArguments(args)
+	v, err := c.Review(hooks.Review{Prompt: hooks.Prompt{Title: "Allow " + name + "?", Body: name + " " + cut(shown)},
+		Call: &hooks.ToolCall{ID: id, Name: name, Arguments: maps.Clone(args)}})
+	if err != nil && c.Err() != nil {
+		return out, c.Err()
+	}
+	switch patch := v.Patch(); { // the core's one reading of a verdict (a failed ask is a rejection)
+	case patch == nil:
+		out.Allow = true
+	case patch.Result != nil:
+		out.Result = patch.Result
+	case patch.Arguments != nil:
+		out.Allow, out.UpdatedInput = true, patch.Arguments
+	default:
+		out.Block, out.Reason = true, *patch.Reason
+	}
 	return out, nil
 }
 

@@ -13,7 +13,8 @@ import (
 // A host fires PermissionRequest from its approval step (here inside a
 // tool call, with the call's Context): a python handler allows with a
 // rewritten input, denies with a message and an interrupt, or has no
-// opinion; the matcher takes the Claude tool name.
+// opinion, and then the person decides; the matcher takes the Claude
+// tool name.
 func TestFirePermissionRequest(t *testing.T) {
 	var rec recorder
 	hs, err := claudecode.Hooks(claudeSettings(t, map[string][]map[string]any{
@@ -39,8 +40,10 @@ func TestFirePermissionRequest(t *testing.T) {
 	}
 	assert.Equal(t, claudecode.Outcome{Allow: true, UpdatedInput: map[string]any{"file_path": "src/main.go"}}, fire("read_file", "/src/main.go"))
 	assert.Equal(t, claudecode.Outcome{Block: true, Reason: "secrets stay put", Interrupt: true}, fire("write_file", ".env"))
-	assert.Equal(t, claudecode.Outcome{}, fire("write_file", "main.go"))
-	assert.Equal(t, claudecode.Outcome{}, fire("shell", ".env"), "the matcher does not take Bash")
+	// No handler decides: the person is asked (Context.Review, served
+	// here by the host's Confirm, which says no).
+	assert.Equal(t, claudecode.Outcome{Block: true, Reason: hooks.DefaultRejection}, fire("write_file", "main.go"))
+	assert.Equal(t, claudecode.Outcome{Block: true, Reason: hooks.DefaultRejection}, fire("shell", ".env"), "the matcher does not take Bash")
 	assert.Empty(t, rec.diagnostics())
 }
 

@@ -52,6 +52,12 @@ type input struct {
 	LastAssistantMessage *string         `json:"last_assistant_message,omitempty"`
 	Source               string          `json:"source,omitempty"`
 	Reason               string          `json:"reason,omitempty"`
+	// AgentID and AgentType name the subagent a handler runs in (a child
+	// run: its id, and the type AgentType gave), on every event of it.
+	DurationMS          *int64 `json:"duration_ms,omitempty"`
+	AgentID             string `json:"agent_id,omitempty"`
+	AgentType           string `json:"agent_type,omitempty"`
+	AgentTranscriptPath string `json:"agent_transcript_path,omitempty"`
 	// Extra is the own fields of an event a host fires (Fire), sent
 	// beside the common ones.
 	Extra map[string]any `json:"-"`
@@ -154,12 +160,21 @@ func (h *handler) stdin(c *hooks.Context, in input) ([]byte, error) {
 	cwd := dialect.Workdir(c)
 	in.SessionID, in.Cwd, in.PermissionMode = c.Session.ID, cwd, "default"
 	in.TranscriptPath = h.set.path(c)
+	if c.ParentRunID() != "" {
+		in.AgentID, in.AgentType = c.RunID(), h.set.agentType(c)
+		if in.HookEventName == "SubagentStop" {
+			in.AgentTranscriptPath = in.TranscriptPath
+		}
+	}
 	var v any = in
 	if in.Extra != nil {
 		merged := maps.Clone(in.Extra)
 		for k, val := range map[string]any{"session_id": in.SessionID, "transcript_path": in.TranscriptPath,
 			"cwd": in.Cwd, "hook_event_name": in.HookEventName, "permission_mode": in.PermissionMode} {
 			merged[k] = val
+		}
+		if in.AgentID != "" {
+			merged["agent_id"], merged["agent_type"] = in.AgentID, in.AgentType
 		}
 		v = merged
 	}

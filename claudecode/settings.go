@@ -45,6 +45,8 @@ type handlerConfig struct {
 	Args          []string          `json:"args"`
 	Timeout       *float64          `json:"timeout"`
 	FailClosed    bool              `json:"failClosed"`
+	OnFailure     json.RawMessage   `json:"onFailure"`
+	raw           json.RawMessage   // the handler as written, for a misspelt onFailure
 	If            *string           `json:"if"`
 	StatusMessage json.RawMessage   `json:"statusMessage"`
 	Once          json.RawMessage   `json:"once"`
@@ -63,12 +65,12 @@ type handlerConfig struct {
 var (
 	topKeys     = []string{"hooks", "disableAllHooks"}
 	groupKeys   = []string{"matcher", "hooks"}
-	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "if", "statusMessage", "once", "async",
+	handlerKeys = []string{"type", "command", "args", "timeout", "failClosed", "onFailure", "if", "statusMessage", "once", "async",
 		"url", "headers", "allowedEnvVars", "prompt", "model"}
 	// allEvents are the events Claude Code's documentation lists, run here
 	// or not: a misspelt one is told apart from one skipped on purpose.
 	allEvents = append(append([]string(nil), eventOrder...), "Notification", "PreCompact", "PostCompact",
-		"PermissionRequest", "SubagentStart", "SubagentStop")
+		"PermissionRequest", "SubagentStart", "SubagentStop", "StopFailure")
 )
 
 // maxTimeout is the largest timeout, in seconds, that converts to a
@@ -225,6 +227,7 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	if err != nil || bytes.Equal(bytes.TrimSpace(raw), []byte("null")) {
 		return nil, settingsError(path, "must be an object {\"type\": \"command\", \"command\": \"…\"}"+cause(err))
 	}
+	cfg.raw = raw
 	switch {
 	case cfg.Type == nil:
 		return nil, settingsError(path+".type", "missing (\"command\", \"prompt\", \"agent\", \"http\" or \"mcp_tool\")")
@@ -259,8 +262,11 @@ func (l loader) handler(event, where string, raw json.RawMessage) (*handler, err
 	return h, nil
 }
 
-// fields reads a handler's "if", "once" and "async".
+// fields reads a handler's "onFailure", "if", "once" and "async".
 func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
+	if err := l.onFailure(h, path, cfg); err != nil {
+		return err
+	}
 	for _, f := range []struct {
 		name string
 		raw  json.RawMessage
@@ -283,6 +289,65 @@ func (l loader) fields(h *handler, path string, cfg *handlerConfig) error {
 	}
 	h.rule = &r
 	return nil
+}
+
+// onFailure reads Claude Code's "onFailure" (v2.1.295: "block" makes a
+// handler that cannot start, times out or exits with a code other than 0
+// and 2 block the action; "continue", the default, lets it through).
+// "block" is this library's "failClosed": true. Any other value is an
+// error naming the field, never read as "continue": a guard whose
+// failure mode cannot be read must not fail open unseen. "continue"
+// beside "failClosed": true keeps the handler closed, with a diagnostic:
+// the stricter setting wins.
+func (l loader) onFailure(h *handler, path string, cfg *handlerConfig) error {
+	if len(cfg.OnFailure) == 0 {
+		l.misspeltOnFailure(h, path, cfg.raw)
+		return nil
+	}
+	var v string
+	if json.Unmarshal(cfg.OnFailure, &v) != nil {
+		return settingsError(path+".onFailure", fmt.Sprintf("must be \"block\" or \"continue\", not %s", cfg.OnFailure))
+	}
+	switch v {
+	case "block":
+		h.failClosed = true
+	case "continue":
+		if h.failClosed {
+			l.skip(path, "\"onFailure\": \"continue\" beside \"failClosed\": true: the handler stays closed (a failure blocks)")
+		}
+	default:
+		hint := ""
+		if like := resembles(v, []string{"block", "continue"}); like != "" || strings.EqualFold(v, "block") || strings.EqualFold(v, "continue") {
+			if like == "" {
+				like = strings.ToLower(v)
+			}
+			hint = fmt.Sprintf("; did you mean %q?", like)
+		}
+		return settingsError(path+".onFailure", fmt.Sprintf("must be \"block\" or \"continue\", not %q%s", v, hint))
+	}
+	return nil
+}
+
+// misspeltOnFailure reads a key that resembles "onFailure" ("onfailure",
+// "onFailrue") holding "block" as the block it was meant to be: Claude
+// Code ignores the key, so the guard would fail open, but what the
+// author asked for is evident, and a guard's failure mode is never
+// guessed open. A diagnostic says so (besides the unknown key's).
+func (l loader) misspeltOnFailure(h *handler, path string, raw json.RawMessage) {
+	var keys map[string]json.RawMessage
+	if json.Unmarshal(raw, &keys) != nil {
+		return
+	}
+	for _, k := range sortedKeys(keys) {
+		var v string
+		if k == "onFailure" || resembles(k, []string{"onFailure"}) != "onFailure" && !strings.EqualFold(k, "onFailure") {
+			continue
+		}
+		if json.Unmarshal(keys[k], &v) == nil && strings.EqualFold(strings.TrimSpace(v), "block") {
+			h.failClosed = true
+			l.skip(path, "%q: %s is read as \"onFailure\": \"block\" (Claude Code would ignore the key and fail open)", k, keys[k])
+		}
+	}
 }
 
 // toolEvents are the events of a tool call, where "if" applies.

@@ -16,6 +16,12 @@ type set struct {
 	// transcriptDir is TranscriptDir's ("": a temporary directory per run).
 	transcriptDir string
 	hasStop       bool
+	// timed: the set has PostToolUse or PostToolUseFailure handlers, which
+	// read duration_ms; started holds when each call of a run went to its
+	// tool (time.Time, by run id and call id), from the set's last hook's
+	// BeforeToolExecute to its AfterToolExecute (see duration).
+	timed   bool
+	started sync.Map
 	// matchers are the set's tool events' matchers, and toolsChecked
 	// whether they were checked against a run's tools (names.go).
 	matchers     []matcher
@@ -32,6 +38,9 @@ type set struct {
 	// from its first use to the run's end. It is made again from the
 	// next request's messages after a snapshot is restored.
 	transcripts sync.Map
+	// agents holds each subagent's (child run's) agent_type, by run id,
+	// from its SubagentStart to its end (see AgentType).
+	agents sync.Map
 	// asyncs holds each run's async handlers (*background), by run id,
 	// from the first to the run's end.
 	asyncs sync.Map
@@ -63,6 +72,9 @@ func (s *set) addPending(c *hooks.Context, text string) {
 type runState struct {
 	// Context is what SessionStart handlers add to every request's System.
 	Context string `json:"context,omitempty"`
+	// AgentContext is what SubagentStart handlers add to every request's
+	// System of a subagent (a child run).
+	AgentContext string `json:"agentContext,omitempty"`
 	// Pending is the additionalContext of PreToolUse handlers, and of
 	// Stop handlers that did not send the run on, for the System of the
 	// next model request only (Claude Code adds it to the model's context

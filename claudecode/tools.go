@@ -4,7 +4,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"reflect"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/rienda/hooks"
 )
@@ -22,71 +25,171 @@ func (h *hook) toolInput(call hooks.ToolCall, args map[string]any) (input, error
 }
 
 // BeforeToolExecute runs PreToolUse handlers in the file's order, each
-// seeing the arguments as rewritten by those before it. The first deny
-// (exit 2, "permissionDecision": "deny", a legacy "decision": "block", or
-// "continue": false) refuses the call; "ask" asks a person through
-// Host.Confirm once every handler has run without a deny; updatedInput
-// replaces the arguments. A handler whose decision cannot be read because
-// it printed too much refuses the call, as a failClosed handler's failure
-// does (hooks.FailClosed).
+// seeing the arguments as rewritten by those before it; a rewrite is seen
+// by every handler, those before the one that made it too (see guard).
+// The first deny (exit 2, "permissionDecision": "deny", a legacy
+// "decision": "block", or "continue": false) refuses the call; "ask" (and
+// "defer") asks, once every handler has run without a deny: first the
+// set's PermissionRequest handlers, then a person (Context.Review), whose
+// verdict applies (see ask); updatedInput replaces the arguments. A
+// handler whose decision cannot be read because it printed too much
+// refuses the call, as a failClosed handler's failure does
+// (hooks.FailClosed).
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
+	if h.event != "PreToolUse" {
+		h.set.started.Store(startKey(c, call), time.Now()) // the set's last hook: the tool is about to run
+		return nil, nil
+	}
 	h.set.noteToolName(c, call.Name)
-	name := h.set.claudeName(call.Name)
-	args, rewritten := call.Arguments, false
-	var asks, added []string
+	var added []string
 	defer func() { h.set.addPending(c, strings.Join(added, "\n\n")) }()
-	for _, hd := range h.handlers {
-		if !h.takes(c, hd, callKey(c, call, args), args, name, call.Name) {
-			continue
-		}
-		var r result
-		if in, err := h.toolInput(call, args); err != nil {
-			r.err = hd.fail(err)
-		} else if hd.async {
-			h.spawn(c, hd, in)
-			continue
-		} else if r, err = hd.run(c, in); err != nil {
-			return nil, err
-		}
-		if f, ok := r.err.(*failure); ok && (hd.failClosed || r.tooMuch) {
-			f.then = "the tool call is refused"
-			return nil, hooks.FailClosed(f)
-		}
-		if reason, diag, ok := hd.refusal(&r); ok {
-			h.settleRefusal(c, &r, diag)
-			return hooks.Refuse(reason), nil
-		}
-		if !h.settle(c, &r) {
-			continue
-		}
-		if r.out != nil && r.out.HookSpecificOutput.AdditionalContext != "" {
-			added = append(added, cut(r.out.HookSpecificOutput.AdditionalContext))
-		}
-		if reason, stop := r.stops(hd.where); stop {
-			h.askEnd(c, reason)
-			return hooks.Refuse(reason), nil
-		}
-		decision, reason := r.permission(hd.where)
-		switch decision {
-		case "deny":
-			return hooks.Refuse(reason), nil
-		case "ask":
-			asks = append(asks, reason)
-		}
-		if r.out != nil && r.out.HookSpecificOutput.UpdatedInput != nil {
-			args, rewritten = r.out.HookSpecificOutput.UpdatedInput, true
-		}
+	args := call.Arguments
+	asks, patch, err := h.guard(c, call, &args, nil, &added)
+	if patch != nil || err != nil {
+		return patch, err
 	}
 	if len(asks) > 0 {
-		shown, _ := encodeArguments(args)
-		if !c.Confirm(hooks.Prompt{Title: "Allow " + name + "?", Body: strings.Join(asks, "\n") + "\n\n" + name + " " + cut(shown)}) {
-			return hooks.Refuse("The user declined this " + name + " call: " + strings.Join(asks, "; ")), nil
+		if patch, err := h.ask(c, call, &args, asks, &added); patch != nil || err != nil {
+			return patch, err
 		}
 	}
-	if rewritten {
+	if !sameArguments(args, call.Arguments) {
 		return &hooks.ToolCallPatch{Arguments: maps.Clone(args)}, nil
 	}
 	return nil, nil
+}
+
+// maxGuardPasses bounds how many times the PreToolUse handlers are run
+// again on a call their rewrites keep changing.
+const maxGuardPasses = 4
+
+// guard runs the PreToolUse handlers on *args until every handler that
+// decides has seen the arguments that will run: a handler's updatedInput
+// is seen by the handlers after it at once, and the handlers before it
+// (which judged the call before the rewrite) run again on it, so that no
+// rewrite takes a call past a guard listed earlier. approved, when
+// non-nil, are arguments a person or a PermissionRequest handler has
+// approved: a rewrite of them refuses the call (the call approved would
+// not be the call that runs), and an ask about them is answered. It
+// returns the asks' reasons, or the patch that refuses the call.
+func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any, approved map[string]any, added *[]string) ([]string, *hooks.ToolCallPatch, error) {
+	name := h.set.claudeName(call.Name)
+	seen := make([]string, len(h.handlers)) // the arguments each handler judged (argumentsKey)
+	for i := range seen {
+		seen[i] = "\x00unseen"
+	}
+	producer := -1                          // the handler whose rewrite *args is
+	judged := make([]bool, len(h.handlers)) // ran on this call: a "once" guard judges a rewrite of it again
+	var asks []string
+	for pass := 0; ; pass++ {
+		cur := argumentsKey(*args)
+		pending := false
+		for i := range h.handlers {
+			pending = pending || (seen[i] != cur && i != producer)
+		}
+		if !pending {
+			return asks, nil, nil
+		}
+		if pass == maxGuardPasses {
+			return nil, hooks.Refuse("Claude Code's PreToolUse hooks kept rewriting this " + name + " call: it was not run"), nil
+		}
+		for i, hd := range h.handlers {
+			if seen[i] == cur || (pass > 0 && i == producer) {
+				continue
+			}
+			seen[i] = cur
+			before := reflect.ValueOf(*args).Pointer() // a rewrite is a new map: encode again only then
+			ask, ran, patch, err := h.judge(c, call, hd, args, judged[i], added)
+			judged[i] = judged[i] || ran
+			if patch != nil || err != nil {
+				return nil, patch, err
+			}
+			if next := cur; reflect.ValueOf(*args).Pointer() != before {
+				if next = argumentsKey(*args); next != cur {
+					if approved != nil {
+						return nil, hooks.Refuse("Claude Code hook " + hd.where + " rewrote this " + name +
+							" call after it was approved: the call approved is not the call that would run"), nil
+					}
+					cur, producer = next, i
+				}
+			}
+			if ask != "" && approved == nil && !slices.Contains(asks, ask) {
+				asks = append(asks, ask)
+			}
+		}
+	}
+}
+
+// judge runs one PreToolUse handler on *args: its ask's reason, whether
+// it ran, or the patch that refuses the call; its updatedInput replaces
+// *args. again: it judged this call before a rewrite, so a "once"
+// handler runs again.
+func (h *hook) judge(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, again bool, added *[]string) (ask string, ran bool, patch *hooks.ToolCallPatch, err error) {
+	name := h.set.claudeName(call.Name)
+	if !h.take(c, hd, callKey(c, call, *args), *args, hd.once && !again, name, call.Name) {
+		return "", false, nil, nil
+	}
+	ask, patch, err = h.judged(c, call, hd, args, added)
+	return ask, true, patch, err
+}
+
+// judged is judge for a handler that takes the call.
+func (h *hook) judged(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, added *[]string) (string, *hooks.ToolCallPatch, error) {
+	var r result
+	if in, err := h.toolInput(call, *args); err != nil {
+		r.err = hd.fail(err)
+	} else if hd.async {
+		h.spawn(c, hd, in)
+		return "", nil, nil
+	} else if r, err = hd.run(c, in); err != nil {
+		return "", nil, err
+	}
+	if f, ok := r.err.(*failure); ok && (hd.failClosed || r.tooMuch) {
+		f.then = "the tool call is refused"
+		return "", nil, hooks.FailClosed(f)
+	}
+	if reason, diag, ok := hd.refusal(&r); ok {
+		h.settleRefusal(c, &r, diag)
+		return "", hooks.Refuse(reason), nil
+	}
+	if !h.settle(c, &r) {
+		return "", nil, nil
+	}
+	if r.out != nil && r.out.HookSpecificOutput.AdditionalContext != "" {
+		if text := cut(r.out.HookSpecificOutput.AdditionalContext); !slices.Contains(*added, text) {
+			*added = append(*added, text)
+		}
+	}
+	if reason, stop := r.stops(hd.where); stop {
+		h.askEnd(c, reason)
+		return "", hooks.Refuse(reason), nil
+	}
+	decision, reason := r.permission(hd.where)
+	if decision == "deny" {
+		return "", hooks.Refuse(reason), nil
+	}
+	if r.out != nil && r.out.HookSpecificOutput.UpdatedInput != nil {
+		*args = r.out.HookSpecificOutput.UpdatedInput
+	}
+	if decision == "ask" {
+		return reason, nil, nil
+	}
+	return "", nil, nil
+}
+
+// argumentsKey is args as a handler is sent them, or why they cannot be
+// sent: arguments that encode alike are the same call.
+func argumentsKey(args map[string]any) string {
+	text, err := encodeArguments(args)
+	if err != nil {
+		return "\x01" + err.Error()
+	}
+	return text
+}
+
+// sameArguments reports whether a and b are the same call's arguments.
+func sameArguments(a, b map[string]any) bool {
+	return argumentsKey(a) == argumentsKey(b)
 }
 
 // callKey names one tool call of a run as a handler sees it, for
@@ -132,6 +235,16 @@ func (r *result) permission(where string) (decision, reason string) {
 		if reason == "" {
 			reason = "refused by Claude Code hook " + where
 		}
+	case "defer":
+		// Claude Code v2.1.89: in a headless session, "defer" pauses the
+		// session at the call for the caller to ask a person, and resumes
+		// with the hook run again. Here a person is asked at once, as for
+		// "ask" (a host that must pause ends the call from its Review and
+		// resumes the run later): a call deferred is never a call allowed.
+		decision = "ask"
+		if reason == "" {
+			reason = "Claude Code hook " + where + " defers the decision to a person"
+		}
 	case "ask":
 		if reason == "" {
 			reason = "Claude Code hook " + where + " asks"
@@ -152,11 +265,15 @@ func (r *result) permission(where string) (decision, reason string) {
 func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 	if h.last {
 		h.set.record(c, func(_ *transcript, b *builder) { b.toolResult(call.ID, res.Text, res.IsError, "") })
+		if h.set.timed {
+			h.set.stopClock(c, call)
+		}
 	}
 	if h.event != "PostToolUse" && h.event != "PostToolUseFailure" || res.IsError != (h.event == "PostToolUseFailure") {
 		return nil, nil
 	}
 	name, changed := h.set.claudeName(call.Name), false
+	ms := h.set.duration(c, call)
 	for _, hd := range h.handlers {
 		if !h.takes(c, hd, callKey(c, call, call.Arguments), call.Arguments, name, call.Name) {
 			continue
@@ -173,6 +290,7 @@ func (h *hook) AfterToolExecute(c *hooks.Context, call hooks.ToolCall, res hooks
 		if res.IsError {
 			in.Error = &res.Text
 		}
+		in.DurationMS = ms
 		if hd.async {
 			h.spawn(c, hd, in)
 			continue

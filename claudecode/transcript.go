@@ -69,6 +69,9 @@ func (s *set) transcriptOf(c *hooks.Context) (*transcript, error) {
 	if name == "" {
 		name = c.RunID()
 	}
+	if c.ParentRunID() != "" { // a subagent's own, beside its session's (Claude Code: agent-<id>.jsonl)
+		name += "-agent-" + c.RunID()
+	}
 	name = strings.Map(func(r rune) rune {
 		if r == '/' || r == '\\' || r == 0 {
 			return '_'
