@@ -33,8 +33,8 @@ const maxContinues = 20
 // the second time before the hooks (a redaction) changed it.
 type ChatModel struct {
 	inner model.BaseChatModel // a ToolCallingChatModel when given to WrapModel
-	quiet *callbacks.RunInfo // non-nil: inner reports itself; call it with only the global handlers
-	tools []*schema.ToolInfo // bound with WithTools: the tools offered unless an option says others
+	quiet *callbacks.RunInfo  // non-nil: inner reports itself; call it with only the global handlers
+	tools []*schema.ToolInfo  // bound with WithTools: the tools offered unless an option says others
 }
 
 var _ model.ToolCallingChatModel = (*ChatModel)(nil)
