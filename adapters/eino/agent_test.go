@@ -32,6 +32,7 @@ type agentCase struct {
 	userMsg, toolCallMsg       *schema.Message
 	mu                         sync.Mutex
 	requests                   []hooks.ModelRequest // as the hooks saw them
+	handler                    bool                 // through eino.Middleware, not WrapModel and ToolMiddleware
 }
 
 // echoArgs is the arguments of the echo call: spacing and a number past
@@ -126,25 +127,41 @@ func (a *agentCase) hooks() []hooks.Hook {
 }
 
 func (a *agentCase) agent(t *testing.T, ctx context.Context) *adk.ChatModelAgent {
-	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+	tools := []tool.BaseTool{a.deleteTool, a.readTool, a.weatherTool, a.addTool, a.echo, a.report}
+	cfg := &adk.ChatModelAgentConfig{
 		Name: "helper", Description: "helps", Instruction: "You are a helper.",
 		Model: eino.WrapModel(a.model),
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
-			Tools:               []tool.BaseTool{a.deleteTool, a.readTool, a.weatherTool, a.addTool, a.echo, a.report},
+			Tools:               tools,
 			ToolCallMiddlewares: []compose.ToolMiddleware{eino.ToolMiddleware()},
 		}},
-	})
+	}
+	if a.handler {
+		cfg.Model = a.model
+		cfg.ToolsConfig = adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: tools}}
+		cfg.Handlers = []adk.ChatModelAgentMiddleware{eino.Middleware()}
+	}
+	agent, err := adk.NewChatModelAgent(ctx, cfg)
 	require.NoError(t, err)
 	return agent
 }
 
 func TestAChatModelAgentRunsItsParallelToolCallsAndModelCallsThroughTheHooks(t *testing.T) {
-	for _, streaming := range []bool{false, true} {
-		name := map[bool]string{false: "generate", true: "stream"}[streaming]
-		t.Run(name, func(t *testing.T) {
+	for _, handler := range []bool{false, true} {
+		for _, streaming := range []bool{false, true} {
+			name := map[bool]string{false: "wrappers/", true: "middleware/"}[handler] + map[bool]string{false: "generate", true: "stream"}[streaming]
+			t.Run(name, func(t *testing.T) { runAgentCase(t, handler, streaming) })
+		}
+	}
+}
+
+func runAgentCase(t *testing.T, handler, streaming bool) {
+	{
+		{
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // a failure guard, not a wait
 			defer cancel()
 			a := newAgentCase()
+			a.handler = handler
 			hctx, run := startRun(t, a.hooks()...)
 			ctx = hooks.ContextWithRun(ctx, run)
 			runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: a.agent(t, ctx), EnableStreaming: streaming})
@@ -154,7 +171,7 @@ func TestAChatModelAgentRunsItsParallelToolCallsAndModelCallsThroughTheHooks(t *
 			require.NoError(t, err)
 			assert.Equal(t, "fini", final.Content)
 			a.check(t, toolMsgs)
-		})
+		}
 	}
 }
 
@@ -169,7 +186,7 @@ func (a *agentCase) check(t *testing.T, events []*schema.Message) {
 	}
 	second := sent[1]
 	require.Len(t, second, 2+1+6, "system, user, tool calls, six tool results")
-	assert.Equal(t, a.toolCallMsg, withoutMessageID(second[2]), "the assistant's tool calls reach the model as they were")
+	assert.Equal(t, withoutMessageID(a.toolCallMsg), withoutMessageID(second[2]), "the assistant's tool calls reach the model as they were")
 	results := map[string]*schema.Message{}
 	for _, m := range second[3:] {
 		results[m.ToolCallID] = m
