@@ -84,7 +84,8 @@ func guard() hooks.Hook {
 		}}
 }
 
-// redact replaces the secret in model replies and tool results.
+// redact replaces the secret in model replies (streamed too) and tool
+// results.
 func redact(secret string) hooks.Hook {
 	clean := func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
 	return hooks.Funcs{HookName: "redact",
@@ -95,6 +96,19 @@ func redact(secret string) hooks.Hook {
 		AfterToolExecute: func(_ *hooks.Context, _ hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 			return hooks.RewriteStrings(res, clean), nil
 		}}
+}
+
+// streamRedactor redacts the streamed text as well: a chunk may carry the
+// start of the secret, so it holds back one byte less than the secret.
+type streamRedactor struct{ secret string }
+
+func (streamRedactor) Name() string { return "stream-redact" }
+
+func (r streamRedactor) HoldBack() int { return len(r.secret) - 1 }
+
+func (r streamRedactor) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
+	out := strings.ReplaceAll(text, r.secret, "[redacted]")
+	return &hooks.StreamPatch{Text: &out}, nil
 }
 
 // toolMessage is the content of the first tool message request i sent.
