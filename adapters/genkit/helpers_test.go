@@ -31,8 +31,11 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: "test"})
 	require.NoError(t, err)
 
-	opts = append([]ai.GenerateOption{ai.WithModel(f.model), ai.WithPrompt("hello"),
-		ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model))}, opts...)
+	mw := ai.GenerateOption(ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model)))
+	if viaUse {
+		mw = ai.WithUse(hooksgenkit.Use(f.g, f.model))
+	}
+	opts = append([]ai.GenerateOption{ai.WithModel(f.model), ai.WithPrompt("hello"), mw}, opts...)
 	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), f.g, opts...)
 	var out string
 	if resp != nil {
@@ -44,6 +47,10 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 	assert.Equal(t, out, ends[0].Output)
 	return resp, err
 }
+
+// viaUse makes generate give genkit hooksgenkit.Use (ai.WithUse) instead
+// of hooksgenkit.Middleware: TestEveryScenarioThroughUse sets it.
+var viaUse bool
 
 // shellArgs is the input of the shell tool.
 type shellArgs struct {
