@@ -226,6 +226,8 @@ func (a *agentCase) check(t *testing.T, events []*schema.Message) {
 	assert.Equal(t, map[string]any{"path": "/etc"}, req.Messages[1].ToolCalls[0].Arguments)
 	assert.Equal(t, "tool", req.Messages[2].Role)
 	assert.NotEmpty(t, req.Messages[2].ToolCallID, "the hooks see a tool message's call ID")
+	assert.Equal(t, adk.GetMessageID(second[2]), req.Messages[1].ID, "the hooks see the message ID eino's agent gave")
+	assert.NotEmpty(t, req.Messages[1].ID)
 
 	assert.Equal(t, int32(1), a.audit.n.Load(), "exactly one AfterRun")
 	assert.Equal(t, hooks.Completed, a.audit.last().Outcome)
