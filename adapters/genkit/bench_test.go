@@ -69,6 +69,10 @@ func BenchmarkModelCall(b *testing.B) {
 			g, m := benchGenkit(b)
 			benchGenerate(b, benchRun(b), g, stream, ai.WithModel(m), ai.WithMiddleware(hooksgenkit.Middleware(g, m)))
 		})
+		b.Run(name+"use", func(b *testing.B) {
+			g, m := benchGenkit(b)
+			benchGenerate(b, benchRun(b), g, stream, ai.WithModel(m), ai.WithUse(hooksgenkit.Use(g, m)))
+		})
 	}
 }
 
