@@ -24,7 +24,8 @@ const maxContinues = 20
 // Middleware returns the genkit model middleware that runs every model
 // call of a Generate through the BeforeModelRequest and AfterModelResponse
 // hooks (and the wrap hooks) of the run in its context. Give it to
-// genkit.Generate with ai.WithMiddleware.
+// genkit.Generate with ai.WithMiddleware; Use (ai.WithUse) does this and
+// the tools too.
 //
 // model is the model the Generate calls (the one given to ai.WithModel or
 // ai.WithModelName): genkit's middleware is not told which model it wraps,
@@ -48,8 +49,8 @@ type middleware struct {
 }
 
 // generate runs one model call of genkit's through the hooks, calling the
-// model again for each Continue. A streamed call (cb non-nil) is collected:
-// the caller gets the reply the hooks left as one chunk.
+// model again for each Continue. A streamed call (cb non-nil) streams
+// through the stream hooks chunk by chunk (streamOnce).
 func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback, next ai.ModelFunc) (*ai.ModelResponse, error) {
 	run, ok := hooks.RunFromContext(ctx)
 	if !ok {
