@@ -63,16 +63,21 @@ func (h Hooks) New(context.Context) (*ai.Hooks, error) {
 
 // hookedCall marks a tool call the Hooks middleware runs through the hooks,
 // so that a tool made with DefineTool or WrapTool does not run them a
-// second time. The first wrapped tool function of the call takes the mark;
-// a tool that Generates in turn gets hooks of its own.
-type hookedCall struct{ taken atomic.Bool }
+// second time. Only the wrapped function of the tool the call names takes
+// the mark, once: a tool of another name (a plain tool that Generates in
+// turn, with a DefineTool tool inside) still runs its own hooks.
+type hookedCall struct {
+	name  string
+	taken atomic.Bool
+}
 
 type hookedKey struct{}
 
-// alreadyHooked reports whether ctx carries an untaken mark, and takes it.
-func alreadyHooked(ctx context.Context) bool {
+// alreadyHooked reports whether ctx carries an untaken mark for the tool
+// name, and takes it.
+func alreadyHooked(ctx context.Context, name string) bool {
 	h, ok := ctx.Value(hookedKey{}).(*hookedCall)
-	return ok && h.taken.CompareAndSwap(false, true)
+	return ok && h.name == name && h.taken.CompareAndSwap(false, true)
 }
 
 // wrapTool runs one tool call through the tool hooks. The hooks see the
@@ -115,7 +120,7 @@ func wrapTool(ctx context.Context, p *ai.ToolParams, next ai.ToolNext) (*ai.Mult
 				req.Input = input
 				params = &ai.ToolParams{Request: &req, Tool: p.Tool}
 			}
-			if got, err = next(context.WithValue(c.Context, hookedKey{}, &hookedCall{}), params); err != nil {
+			if got, err = next(context.WithValue(c.Context, hookedKey{}, &hookedCall{name: name}), params); err != nil {
 				return hooks.ToolResult{}, err
 			}
 			if got == nil {

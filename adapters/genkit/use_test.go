@@ -124,3 +124,25 @@ func TestUseStreamsTheFirstChunkBeforeTheModelsLast(t *testing.T) {
 	assert.Equal(t, "Hello, this is the first chunk; world", strings.Join(chunks, ""))
 	assert.GreaterOrEqual(t, len(chunks), 2, "the text arrives in more than one chunk")
 }
+
+// TestAToolInsideAPlainToolStillRunsItsHooks: a plain genkit tool that
+// Generates in turn, without Use, with a DefineTool tool of another name:
+// the inner tool's hooks still run (the outer call's mark is not its).
+func TestAToolInsideAPlainToolStillRunsItsHooks(t *testing.T) {
+	viaUse = true
+	defer func() { viaUse = false }()
+	f := newFakeAPI(t, toolReply(call{"call_1", "outer", `{"command":"go"}`}),
+		toolReply(call{"call_2", "shell", `{"command":"rm -rf /"}`}), textReply("inner done"), textReply("done"))
+	shell := &shellLog{}
+	inner := hooksgenkit.DefineTool(f.g, "shell", "runs a command", shell.run)
+	outer := genkit.DefineTool(f.g, "outer", "generates", func(tc *ai.ToolContext, _ shellArgs) (string, error) {
+		resp, err := genkit.Generate(tc, f.g, ai.WithModel(f.model), ai.WithPrompt("inner"), ai.WithTools(inner))
+		if err != nil {
+			return "", err
+		}
+		return resp.Text(), nil
+	})
+	_, err := generate(t, f, []hooks.Hook{guard()}, ai.WithTools(outer))
+	require.NoError(t, err)
+	assert.Empty(t, shell.commands(), "the inner tool's guard ran")
+}
