@@ -1,12 +1,13 @@
 package genkit
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"reflect"
 	"slices"
+	"strconv"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/rienda/hooks"
@@ -41,12 +42,7 @@ func readConfig(config any) *hooks.ModelSettings {
 	case ai.GenerationCommonConfig:
 		s = commonSettings(c)
 	case map[string]any:
-		s.Temperature, s.TopP = mapFloat(c, keyTemperature), mapFloat(c, keyTopP)
-		if f := mapFloat(c, keyMaxTokens); f != nil && *f == float64(int(*f)) {
-			n := int(*f)
-			s.MaxTokens = &n
-		}
-		s.Stop = mapStrings(c[keyStop])
+		s = mapSettings(c)
 	default:
 		return nil
 	}
@@ -71,31 +67,80 @@ func commonSettings(c ai.GenerationCommonConfig) hooks.ModelSettings {
 	return s
 }
 
-func mapFloat(m map[string]any, key string) *float64 {
-	switch v := m[key].(type) {
-	case float64:
-		return &v
-	case int:
-		f := float64(v)
-		return &f
+// mapSettings reads a map config: the common keys it understands as the
+// fields, every other key (and a common key of a type it does not read)
+// in Provider, so that the hooks see all of it and a policy is not told
+// "default" for a value it was not shown.
+func mapSettings(m map[string]any) hooks.ModelSettings {
+	var s hooks.ModelSettings
+	for k, v := range m {
+		ok := true
+		switch k {
+		case keyTemperature:
+			s.Temperature, ok = number(v)
+		case keyTopP:
+			s.TopP, ok = number(v)
+		case keyMaxTokens:
+			var f *float64
+			if f, ok = number(v); ok && *f == math.Trunc(*f) && math.Abs(*f) < 1<<31 {
+				n := int(*f)
+				s.MaxTokens = &n
+			} else {
+				ok = false
+			}
+		case keyStop:
+			s.Stop, ok = stringList(v)
+		default:
+			ok = false
+		}
+		if !ok {
+			if s.Provider == nil {
+				s.Provider = map[string]any{}
+			}
+			s.Provider[k] = v
+		}
 	}
-	return nil
+	return s
 }
 
-func mapStrings(v any) []string {
+func number(v any) (*float64, bool) {
+	var f float64
+	switch n := v.(type) {
+	case float64:
+		f = n
+	case float32:
+		f, _ = strconv.ParseFloat(strconv.FormatFloat(float64(n), 'g', -1, 32), 64)
+	case int:
+		f = float64(n)
+	case int64:
+		f = float64(n)
+	case json.Number:
+		var err error
+		if f, err = n.Float64(); err != nil {
+			return nil, false
+		}
+	default:
+		return nil, false
+	}
+	return &f, true
+}
+
+func stringList(v any) ([]string, bool) {
 	switch s := v.(type) {
 	case []string:
-		return slices.Clone(s)
+		return slices.Clone(s), true
 	case []any:
 		out := make([]string, 0, len(s))
 		for _, x := range s {
-			if str, ok := x.(string); ok {
-				out = append(out, str)
+			str, ok := x.(string)
+			if !ok {
+				return nil, false
 			}
+			out = append(out, str)
 		}
-		return out
+		return out, true
 	}
-	return nil
+	return nil, false
 }
 
 // applyFields makes sent's tool choice and config what the hooks left
@@ -167,18 +212,28 @@ func writeConfig(config any, s *hooks.ModelSettings) (any, error) {
 	case ai.GenerationCommonConfig:
 		return commonConfig(&c, s)
 	case map[string]any:
-		out := maps.Clone(c)
-		setOrDelete(out, keyTemperature, s.Temperature)
-		setOrDelete(out, keyTopP, s.TopP)
-		setOrDelete(out, keyMaxTokens, s.MaxTokens)
-		delete(out, keyStop)
-		if s.Stop != nil {
-			out[keyStop] = slices.Clone(s.Stop)
-		}
-		maps.Copy(out, s.Provider)
-		return out, nil
+		return mapConfig(s)
 	}
 	return nil, fmt.Errorf("the request's config is a %T, which the adapter cannot write (use ai.GenerationCommonConfig or a map)", config)
+}
+
+// mapConfig is a map config saying s: the hooks saw every key (Provider
+// holds the others), so what they left is all of it.
+func mapConfig(s *hooks.ModelSettings) (any, error) {
+	out := map[string]any{}
+	setOrDelete(out, keyTemperature, s.Temperature)
+	setOrDelete(out, keyTopP, s.TopP)
+	setOrDelete(out, keyMaxTokens, s.MaxTokens)
+	if s.Stop != nil {
+		out[keyStop] = slices.Clone(s.Stop)
+	}
+	for k, v := range s.Provider {
+		if _, set := out[k]; set {
+			return nil, fmt.Errorf("provider option %q: the setting of that name says it already", k)
+		}
+		out[k] = v
+	}
+	return out, nil
 }
 
 func commonConfig(out *ai.GenerationCommonConfig, s *hooks.ModelSettings) (any, error) {

@@ -2,6 +2,7 @@ package genkit_test
 
 import (
 	"context"
+	"maps"
 	"math"
 	"strings"
 	"sync"
@@ -159,13 +160,38 @@ func TestWhatGenkitsConfigCannotSayIsAnError(t *testing.T) {
 	}
 }
 
-func TestAMapConfigKeepsItsProviderKeysAndTakesZero(t *testing.T) {
+func TestAMapConfigIsSeenWholeAndTakesZeroAndProviderKeys(t *testing.T) {
+	var seen *hooks.ModelSettings
 	h := modelWrap{wrap: func(c *hooks.Context, r hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
+		seen = r.Settings
+		s := *r.Settings
 		zero := 0.0
-		r.Settings = &hooks.ModelSettings{Temperature: &zero, Provider: map[string]any{"seed": 7}}
+		s.Temperature = &zero
+		s.Provider = maps.Clone(s.Provider)
+		s.Provider["seed"] = 7
+		r.Settings = &s
 		return next(c, r)
 	}}
-	f, _, _, err := fieldsGenerate(t, h, false, ai.WithConfig(map[string]any{"temperature": 0.5, "topK": 3}))
+	f, _, _, err := fieldsGenerate(t, h, false, ai.WithConfig(map[string]any{
+		"temperature": 0.5, "topK": 3, "maxOutputTokens": "many", "stopSequences": []any{"a", "b"}}))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"temperature": 0.0, "topK": 3, "seed": 7}, f.last().Config)
+	require.NotNil(t, seen)
+	assert.Equal(t, 0.5, *seen.Temperature)
+	assert.Equal(t, []string{"a", "b"}, seen.Stop)
+	assert.Nil(t, seen.MaxTokens, "a value the adapter cannot read is not a setting…")
+	assert.Equal(t, map[string]any{"topK": 3, "maxOutputTokens": "many"}, seen.Provider, "…but the hooks see it, with every other key")
+	assert.Equal(t, map[string]any{"temperature": 0.0, "topK": 3, "maxOutputTokens": "many", "stopSequences": []string{"a", "b"}, "seed": 7},
+		f.last().Config)
+}
+
+func TestAProviderKeyNamingASettingIsAnError(t *testing.T) {
+	h := modelWrap{wrap: func(c *hooks.Context, r hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
+		one := 1.0
+		r.Settings = &hooks.ModelSettings{Temperature: &one, Provider: map[string]any{"temperature": 2}}
+		return next(c, r)
+	}}
+	f, _, _, err := fieldsGenerate(t, h, false, ai.WithConfig(map[string]any{"temperature": 0.5}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"temperature"`)
+	assert.Nil(t, f.last())
 }
