@@ -23,7 +23,7 @@ const (
 
 // fillFields shows the hooks the request's tool choice and settings:
 // genkit's common config (ai.GenerationCommonConfig, or a map with its
-// keys); another config type is not read (nil Settings).
+// keys); another config type is shown as its JSON in Settings.Provider.
 func fillFields(hr *hooks.ModelRequest, req *ai.ModelRequest) {
 	if req.ToolChoice != "" {
 		hr.ToolChoice = &hooks.ToolChoice{Mode: string(req.ToolChoice)}
@@ -43,8 +43,21 @@ func readConfig(config any) *hooks.ModelSettings {
 		s = commonSettings(c)
 	case map[string]any:
 		s = mapSettings(c)
-	default:
+	case nil:
 		return nil
+	default:
+		// A plugin's own config type: the hooks see it as its JSON in
+		// Provider (a policy is not told "default" for what it was not
+		// shown); changing settings on it is an error (writeConfig).
+		b, err := json.Marshal(c)
+		if err != nil {
+			return nil
+		}
+		var m map[string]any
+		if json.Unmarshal(b, &m) != nil || len(m) == 0 {
+			return nil
+		}
+		s.Provider = m
 	}
 	if reflect.ValueOf(s).IsZero() {
 		return nil

@@ -195,3 +195,32 @@ func TestAProviderKeyNamingASettingIsAnError(t *testing.T) {
 	assert.Contains(t, err.Error(), `"temperature"`)
 	assert.Nil(t, f.last())
 }
+
+// pluginConfig stands for a plugin's own config type.
+type pluginConfig struct {
+	Temperature float64 `json:"temperature"`
+	Seed        int     `json:"seed"`
+}
+
+func TestAPluginsConfigIsShownAsProviderAndCannotBeRewritten(t *testing.T) {
+	var seen *hooks.ModelSettings
+	look := modelWrap{wrap: func(c *hooks.Context, r hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
+		seen = r.Settings
+		return next(c, r)
+	}}
+	f, _, _, err := fieldsGenerate(t, look, false, ai.WithConfig(&pluginConfig{Temperature: 1.5, Seed: 4}))
+	require.NoError(t, err)
+	require.NotNil(t, seen)
+	assert.Equal(t, map[string]any{"temperature": 1.5, "seed": float64(4)}, seen.Provider)
+	assert.Equal(t, &pluginConfig{Temperature: 1.5, Seed: 4}, f.last().Config, "unchanged, genkit's own value is sent")
+
+	lower := modelWrap{wrap: func(c *hooks.Context, r hooks.ModelRequest, next hooks.ModelFunc) (hooks.ModelResponse, error) {
+		low := 0.1
+		r.Settings = &hooks.ModelSettings{Temperature: &low}
+		return next(c, r)
+	}}
+	f, _, _, err = fieldsGenerate(t, lower, false, ai.WithConfig(&pluginConfig{Temperature: 1.5}))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "pluginConfig")
+	assert.Nil(t, f.last(), "the model is not called with a temperature the hook lowered and the adapter cannot write")
+}
