@@ -49,6 +49,10 @@ func (*AgentMiddleware) WrapModel(_ context.Context, m model.BaseChatModel, mc *
 	}
 	w := &ChatModel{inner: m}
 	if mc != nil {
+		// eino still fills ModelContext.Tools with the tools this call is
+		// offered; the state's ToolInfos would take a BeforeModelRewriteState
+		// per call to hand over.
+		//lint:ignore SA1019 see above
 		w.tools = mc.Tools
 	}
 	return w, nil

@@ -31,6 +31,7 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: "test"})
 	require.NoError(t, err)
 
+	//lint:ignore SA1019 the v1.4 entry point is tested too (viaUse: Use)
 	mw := ai.GenerateOption(ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model)))
 	if viaUse {
 		mw = ai.WithUse(hooksgenkit.Use(f.g, f.model))

@@ -31,6 +31,8 @@ const maxContinues = 20
 // ai.WithModelName): genkit's middleware is not told which model it wraps,
 // and the hooks see its name as ModelRequest.Model. g is where a model a
 // hook names instead is looked up; nil: a hook may not change the model.
+//
+//lint:ignore SA1019 the v1.4 entry point, kept for the programs that use it; Use is its successor
 func Middleware(g *genkit.Genkit, model ai.ModelArg) ai.ModelMiddleware {
 	m := &middleware{g: g}
 	if model != nil {
