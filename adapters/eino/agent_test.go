@@ -3,6 +3,7 @@ package eino_test
 import (
 	"context"
 	"encoding/json"
+	"maps"
 	"strings"
 	"sync"
 	"testing"
@@ -31,6 +32,7 @@ type agentCase struct {
 	userMsg, toolCallMsg       *schema.Message
 	mu                         sync.Mutex
 	requests                   []hooks.ModelRequest // as the hooks saw them
+	handler                    bool                 // through eino.Middleware, not WrapModel and ToolMiddleware
 }
 
 // echoArgs is the arguments of the echo call: spacing and a number past
@@ -125,25 +127,41 @@ func (a *agentCase) hooks() []hooks.Hook {
 }
 
 func (a *agentCase) agent(t *testing.T, ctx context.Context) *adk.ChatModelAgent {
-	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
+	tools := []tool.BaseTool{a.deleteTool, a.readTool, a.weatherTool, a.addTool, a.echo, a.report}
+	cfg := &adk.ChatModelAgentConfig{
 		Name: "helper", Description: "helps", Instruction: "You are a helper.",
 		Model: eino.WrapModel(a.model),
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
-			Tools:               []tool.BaseTool{a.deleteTool, a.readTool, a.weatherTool, a.addTool, a.echo, a.report},
+			Tools:               tools,
 			ToolCallMiddlewares: []compose.ToolMiddleware{eino.ToolMiddleware()},
 		}},
-	})
+	}
+	if a.handler {
+		cfg.Model = a.model
+		cfg.ToolsConfig = adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: tools}}
+		cfg.Handlers = []adk.ChatModelAgentMiddleware{eino.Middleware()}
+	}
+	agent, err := adk.NewChatModelAgent(ctx, cfg)
 	require.NoError(t, err)
 	return agent
 }
 
 func TestAChatModelAgentRunsItsParallelToolCallsAndModelCallsThroughTheHooks(t *testing.T) {
-	for _, streaming := range []bool{false, true} {
-		name := map[bool]string{false: "generate", true: "stream"}[streaming]
-		t.Run(name, func(t *testing.T) {
+	for _, handler := range []bool{false, true} {
+		for _, streaming := range []bool{false, true} {
+			name := map[bool]string{false: "wrappers/", true: "middleware/"}[handler] + map[bool]string{false: "generate", true: "stream"}[streaming]
+			t.Run(name, func(t *testing.T) { runAgentCase(t, handler, streaming) })
+		}
+	}
+}
+
+func runAgentCase(t *testing.T, handler, streaming bool) {
+	{
+		{
 			ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second) // a failure guard, not a wait
 			defer cancel()
 			a := newAgentCase()
+			a.handler = handler
 			hctx, run := startRun(t, a.hooks()...)
 			ctx = hooks.ContextWithRun(ctx, run)
 			runner := adk.NewRunner(ctx, adk.RunnerConfig{Agent: a.agent(t, ctx), EnableStreaming: streaming})
@@ -153,7 +171,7 @@ func TestAChatModelAgentRunsItsParallelToolCallsAndModelCallsThroughTheHooks(t *
 			require.NoError(t, err)
 			assert.Equal(t, "fini", final.Content)
 			a.check(t, toolMsgs)
-		})
+		}
 	}
 }
 
@@ -168,7 +186,7 @@ func (a *agentCase) check(t *testing.T, events []*schema.Message) {
 	}
 	second := sent[1]
 	require.Len(t, second, 2+1+6, "system, user, tool calls, six tool results")
-	assert.Equal(t, a.toolCallMsg, second[2], "the assistant's tool calls reach the model as they were")
+	assert.Equal(t, withoutMessageID(a.toolCallMsg), withoutMessageID(second[2]), "the assistant's tool calls reach the model as they were")
 	results := map[string]*schema.Message{}
 	for _, m := range second[3:] {
 		results[m.ToolCallID] = m
@@ -208,7 +226,25 @@ func (a *agentCase) check(t *testing.T, events []*schema.Message) {
 	assert.Equal(t, map[string]any{"path": "/etc"}, req.Messages[1].ToolCalls[0].Arguments)
 	assert.Equal(t, "tool", req.Messages[2].Role)
 	assert.NotEmpty(t, req.Messages[2].ToolCallID, "the hooks see a tool message's call ID")
+	assert.Equal(t, adk.GetMessageID(second[2]), req.Messages[1].ID, "the hooks see the message ID eino's agent gave")
+	assert.NotEmpty(t, req.Messages[1].ID)
 
 	assert.Equal(t, int32(1), a.audit.n.Load(), "exactly one AfterRun")
 	assert.Equal(t, hooks.Completed, a.audit.last().Outcome)
+}
+
+// withoutMessageID is a copy of m without the message ID eino (since v0.9)
+// gives every message of an agent's history in its Extra.
+func withoutMessageID(m *schema.Message) *schema.Message {
+	c := *m
+	c.Extra = maps.Clone(m.Extra)
+	for k := range c.Extra {
+		if adk.GetMessageID(&schema.Message{Extra: map[string]any{k: c.Extra[k]}}) != "" {
+			delete(c.Extra, k)
+		}
+	}
+	if len(c.Extra) == 0 {
+		c.Extra = nil
+	}
+	return &c
 }

@@ -4,7 +4,9 @@
 // eino owns its loop and hands its components only a context, so the run
 // travels in the context: start a [hooks.Run], put it in the context with
 // [hooks.ContextWithRun], give that context to the runner, and end the run when
-// the agent's events are drained:
+// the agent's events are drained. [Middleware] is one eino
+// ChatModelAgentMiddleware (eino v0.9) that puts the agent's model calls and
+// all its tool calls (string, streaming and enhanced tools) under the hooks:
 //
 //	run, err := chain.Start(ctx, host, hooks.RunStart{Input: query})
 //	if err != nil {
@@ -12,11 +14,9 @@
 //	}
 //	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 //		Name: "helper", Description: "helps", Instruction: "You are helpful.",
-//		Model: eino.WrapModel(chatModel),
-//		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
-//			Tools:               tools,
-//			ToolCallMiddlewares: []compose.ToolMiddleware{eino.ToolMiddleware()},
-//		}},
+//		Model:       chatModel,
+//		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: tools}},
+//		Handlers:    []adk.ChatModelAgentMiddleware{eino.Middleware()},
 //	})
 //	// …
 //	iter := adk.NewRunner(ctx, adk.RunnerConfig{Agent: agent}).
@@ -28,6 +28,14 @@
 //		}
 //	}
 //	run.End(ctx, hooks.RunEnd{Err: runErr})
+//
+// The middleware does not start or end the run itself: eino calls
+// AfterAgent only when the agent succeeds, so a run it started would never
+// end on an error; the host, which reads the last event, ends it. The
+// entry points of eino v0.7, [WrapModel] (Model: eino.WrapModel(chatModel))
+// and [ToolMiddleware] (in ToolsNodeConfig.ToolCallMiddlewares), still work
+// and do the same for a graph that is not a ChatModelAgent; use one way or
+// the other, not both, or the hooks run twice.
 //
 // A tool or model call whose context carries no run fails with an error
 // matching [ErrNoRun]: a forgotten ContextWithRun must not run tools unguarded.
@@ -60,6 +68,18 @@
 //     no option is added. Usage and StopReason come from the reply's
 //     ResponseMeta (OpenAI's finish reasons mapped: stop is end_turn,
 //     tool_calls tool_use, length max_tokens).
+//   - ToolChoice, Settings, Reasoning: the hooks see eino's common options
+//     model.WithToolChoice (forbidden is none, allowed auto, forced
+//     required; forced with one allowed tool name is that tool's Name),
+//     WithTemperature, WithTopP, WithMaxTokens and WithStop (nil when no
+//     option says; float32 options read as written, 0.7 not 0.699999…), and
+//     the reply's ReasoningContent as Reasoning. What a hook changed is
+//     added as those options after the caller's; a named tool is a forced
+//     call allowed only that tool, which must be offered. What eino's
+//     options cannot say is the call's error, and the model is not called:
+//     unsetting a setting, Settings.Provider (eino's provider options are
+//     typed per model), an unknown mode, a value out of range. A
+//     Reasoning a hook changed (a redaction) replaces ReasoningContent.
 //   - FailRun: a hook's error (or a tool's) is returned to eino, which stops
 //     the graph; the agent's last event carries it (errors.Is matches
 //     [hooks.ErrHookFailed]). Pass it to Run.End as RunEnd.Err.
@@ -92,15 +112,20 @@
 //     parts are dropped; images, files, Extra and ResponseMeta stay).
 //     Tool calls keep their Type, Index and Extra when the hooks kept their
 //     ID; their arguments are re-encoded only when a hook changed them.
-//   - eino messages have no ID: hooks.Message.ID is empty.
+//   - hooks.Message.ID is the ID an eino agent gives each message of its
+//     history (adk.GetMessageID); "" for messages outside an agent. A hook
+//     cannot change it.
 //   - A text hooks see joins Content and every text part with newlines.
-//   - Stream forwards the model's text as it comes, through the stream
-//     hooks (hooks.StreamHook: a redaction holds back what it must), and
-//     sends the reply's tool calls in one last chunk once the
-//     AfterModelResponse hooks have run (none when a hook ended the run).
+//   - A streamed model call is not collected: Stream forwards the model's
+//     text chunk by chunk as it comes, through the stream hooks
+//     (hooks.StreamHook: a redaction holds back what it must), and sends
+//     the reply's tool calls and reasoning (ReasoningContent) in one last
+//     chunk once the AfterModelResponse hooks have run (no tool call when
+//     a hook ended the run).
 //     An AfterModelResponse rewrite of the text changes the reply, not the
 //     text eino already received: redact with a stream hook.
-//   - Streamable tools are collected, then replayed: their result goes
+//   - Streamable tools (a tool's own stream, not the model's) are
+//     collected, then replayed: their result goes
 //     through the hooks once complete, and eino receives it as one chunk,
 //     so that an AfterToolExecute hook (a redaction) sees and changes all
 //     of it.

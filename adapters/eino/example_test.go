@@ -38,11 +38,9 @@ func Example() {
 	deleteTool := &textTool{name: "delete", run: func(context.Context, string) (string, error) { return "deleted", nil }}
 	agent, err := adk.NewChatModelAgent(ctx, &adk.ChatModelAgentConfig{
 		Name: "helper", Description: "helps", Instruction: "You are helpful.",
-		Model: eino.WrapModel(chatModel),
-		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
-			Tools:               []tool.BaseTool{deleteTool},
-			ToolCallMiddlewares: []compose.ToolMiddleware{eino.ToolMiddleware()},
-		}},
+		Model:       chatModel,
+		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: []tool.BaseTool{deleteTool}}},
+		Handlers:    []adk.ChatModelAgentMiddleware{eino.Middleware()}, // the model and every tool under the hooks
 	})
 	if err != nil {
 		panic(err)

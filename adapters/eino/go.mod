@@ -3,7 +3,7 @@ module github.com/rienda/hooks/adapters/eino
 go 1.26.0
 
 require (
-	github.com/cloudwego/eino v0.7.36
+	github.com/cloudwego/eino v0.9.13
 	github.com/eino-contrib/jsonschema v1.0.3
 	github.com/rienda/hooks v0.0.0
 	github.com/stretchr/testify v1.12.1
@@ -39,7 +39,7 @@ require (
 	go.yaml.in/yaml/v3 v3.0.5 // indirect
 	golang.org/x/arch v0.11.0 // indirect
 	golang.org/x/exp v0.0.0-20230713183714-613f0c0eb8a1 // indirect
-	golang.org/x/sys v0.26.0 // indirect
+	golang.org/x/sys v0.29.0 // indirect
 	golang.org/x/text v0.14.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -3,6 +3,7 @@ package eino
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/cloudwego/eino/adk"
 	"reflect"
 	"strings"
 
@@ -50,12 +51,13 @@ func fromRequest(req hooks.ModelRequest, system *schema.Message) ([]*schema.Mess
 	return append([]*schema.Message{system}, msgs...), nil
 }
 
-// toMessage converts one eino message, without keeping it.
+// toMessage converts one eino message, without keeping it. Its ID is the
+// one an eino agent gives each message of its history (in Extra).
 func toMessage(m *schema.Message) hooks.Message {
 	if m == nil {
 		return hooks.Message{}
 	}
-	return hooks.Message{Role: string(m.Role), Text: messageText(m),
+	return hooks.Message{ID: adk.GetMessageID(m), Role: string(m.Role), Text: messageText(m),
 		ToolCalls: toToolCalls(m.ToolCalls), ToolCallID: m.ToolCallID}
 }
 

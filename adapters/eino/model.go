@@ -32,9 +32,9 @@ const maxContinues = 20
 // the global handlers, so that the agent does not report its reply twice,
 // the second time before the hooks (a redaction) changed it.
 type ChatModel struct {
-	inner model.ToolCallingChatModel
-	quiet *callbacks.RunInfo // non-nil: inner reports itself; call it with only the global handlers
-	tools []*schema.ToolInfo // bound with WithTools: the tools offered unless an option says others
+	inner model.BaseChatModel // a ToolCallingChatModel when given to WrapModel
+	quiet *callbacks.RunInfo  // non-nil: inner reports itself; call it with only the global handlers
+	tools []*schema.ToolInfo  // bound with WithTools: the tools offered unless an option says others
 }
 
 var _ model.ToolCallingChatModel = (*ChatModel)(nil)
@@ -64,7 +64,11 @@ func (m *ChatModel) WithTools(tools []*schema.ToolInfo) (model.ToolCallingChatMo
 	if m.inner == nil {
 		return nil, errNilModel
 	}
-	inner, err := m.inner.WithTools(tools)
+	tc, ok := m.inner.(model.ToolCallingChatModel)
+	if !ok {
+		return nil, errors.New("hooks/eino: the wrapped model does not bind tools (it is not a model.ToolCallingChatModel)")
+	}
+	inner, err := tc.WithTools(tools)
 	if err != nil {
 		return nil, err
 	}
@@ -146,9 +150,7 @@ func callOnce(ctx context.Context, run *hooks.Run, input []*schema.Message, of o
 		if got == nil {
 			return hooks.ModelResponse{}, errors.New("hooks/eino: chat model: the model returned no message")
 		}
-		resp := hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}
-		replyMeta(&resp, got)
-		return resp, nil
+		return toResponse(got), nil
 	})
 	if err != nil {
 		return nil, "", err
@@ -164,11 +166,31 @@ func callOnce(ctx context.Context, run *hooks.Run, input []*schema.Message, of o
 // a hook rewrote its text), or one made from a hook's Respond.
 func fromResponse(resp hooks.ModelResponse, got *schema.Message) (*schema.Message, error) {
 	if got != nil {
-		return withText(got, resp.Text), nil
+		return withReasoning(withText(got, resp.Text), resp.Reasoning), nil
 	}
 	calls, err := fromToolCalls(resp.ToolCalls, nil)
 	if err != nil {
 		return nil, fmt.Errorf("hooks/eino: a hook's Respond: %w", err)
 	}
-	return schema.AssistantMessage(resp.Text, calls), nil
+	out := schema.AssistantMessage(resp.Text, calls)
+	out.ReasoningContent = resp.Reasoning
+	return out, nil
+}
+
+// toResponse is the model's message as the hooks see it.
+func toResponse(got *schema.Message) hooks.ModelResponse {
+	resp := hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls), Reasoning: got.ReasoningContent}
+	replyMeta(&resp, got)
+	return resp
+}
+
+// withReasoning returns m itself when its reasoning is r, else a copy
+// with r (a hook redacted or dropped it).
+func withReasoning(m *schema.Message, r string) *schema.Message {
+	if m.ReasoningContent == r {
+		return m
+	}
+	c := *m
+	c.ReasoningContent = r
+	return &c
 }

@@ -21,16 +21,26 @@ func addTool() *textTool {
 	return &textTool{name: "add", run: func(_ context.Context, args string) (string, error) { return "sum of " + args, nil }}
 }
 
+// viaMiddleware makes newAgent use eino.Middleware instead of WrapModel
+// and ToolMiddleware: TestAgentScenariosThroughMiddleware sets it.
+var viaMiddleware bool
+
 func newAgent(t *testing.T, m *scriptedModel, tools ...tool.BaseTool) *adk.ChatModelAgent {
 	t.Helper()
-	agent, err := adk.NewChatModelAgent(context.Background(), &adk.ChatModelAgentConfig{
+	cfg := &adk.ChatModelAgentConfig{
 		Name: "helper", Description: "helps", Instruction: "Be useful.",
 		Model: eino.WrapModel(m),
 		ToolsConfig: adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{
 			Tools:               tools,
 			ToolCallMiddlewares: []compose.ToolMiddleware{eino.ToolMiddleware()},
 		}},
-	})
+	}
+	if viaMiddleware {
+		cfg.Model = m
+		cfg.ToolsConfig = adk.ToolsConfig{ToolsNodeConfig: compose.ToolsNodeConfig{Tools: tools}}
+		cfg.Handlers = []adk.ChatModelAgentMiddleware{eino.Middleware()}
+	}
+	agent, err := adk.NewChatModelAgent(context.Background(), cfg)
 	require.NoError(t, err)
 	return agent
 }

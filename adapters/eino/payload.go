@@ -17,11 +17,12 @@ import (
 type offer struct {
 	model string
 	tools []*schema.ToolInfo
+	callFields
 }
 
 func newOffer(bound []*schema.ToolInfo, opts []model.Option) offer {
 	o := model.GetCommonOptions(&model.Options{Tools: bound}, opts...)
-	of := offer{tools: o.Tools}
+	of := offer{tools: o.Tools, callFields: newCallFields(o)}
 	if o.Model != nil {
 		of.model = *o.Model
 	}
@@ -31,6 +32,7 @@ func newOffer(bound []*schema.ToolInfo, opts []model.Option) offer {
 // fill shows the hooks the offer.
 func (of offer) fill(req *hooks.ModelRequest) {
 	req.Model = of.model
+	req.ToolChoice, req.Settings = of.choice, of.settings
 	if len(of.tools) > 0 {
 		req.Tools = make([]hooks.ToolSpec, len(of.tools))
 		for i, t := range of.tools {
@@ -54,7 +56,11 @@ func (of offer) options(req hooks.ModelRequest) ([]model.Option, error) {
 	if len(tools) != len(of.tools) || !sameTools(tools, of.tools) {
 		opts = append(opts, model.WithTools(tools))
 	}
-	return opts, nil
+	more, err := of.callFields.options(req)
+	if err != nil {
+		return nil, err
+	}
+	return append(opts, more...), nil
 }
 
 func sameTools(a, b []*schema.ToolInfo) bool {

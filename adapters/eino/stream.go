@@ -124,9 +124,7 @@ func (s *einoStream) calls(ctx context.Context, msgs []*schema.Message) error {
 			if got, err = s.model(c.Context, req, system, yield); err != nil {
 				return hooks.ModelResponse{}, err
 			}
-			resp := hooks.ModelResponse{Text: messageText(got), ToolCalls: toToolCalls(got.ToolCalls)}
-			replyMeta(&resp, got)
-			return resp, nil
+			return toResponse(got), nil
 		}, deliver)
 		if err != nil {
 			return err
@@ -206,8 +204,10 @@ func (s *einoStream) model(ctx context.Context, req hooks.ModelRequest, system *
 }
 
 // lastChunk is the chunk that ends a reply in eino's stream: its tool
-// calls as the hooks left them (the model's own, or a hook's Respond's),
-// and the model's metadata.
+// calls and reasoning as the hooks left them (the model's own, or a hook's
+// Respond's), and the model's metadata. The reasoning is held to here, as
+// the tool calls are: no stream hook reads it, so only the
+// AfterModelResponse hooks (a redaction) can see it before eino does.
 func lastChunk(resp hooks.ModelResponse, got *schema.Message) (*schema.Message, error) {
 	out := &schema.Message{Role: schema.Assistant}
 	if got != nil {
@@ -218,5 +218,6 @@ func lastChunk(resp hooks.ModelResponse, got *schema.Message) (*schema.Message, 
 		return nil, fmt.Errorf("hooks/eino: chat model: %w", err)
 	}
 	out.ToolCalls = calls // in one chunk: eino's concatenation keeps them as they are
+	out.ReasoningContent = resp.Reasoning
 	return out, nil
 }

@@ -67,7 +67,12 @@ func BenchmarkModelCall(b *testing.B) {
 		})
 		b.Run(name+"hooked", func(b *testing.B) {
 			g, m := benchGenkit(b)
+			//lint:ignore SA1019 the v1.4 entry point is measured too
 			benchGenerate(b, benchRun(b), g, stream, ai.WithModel(m), ai.WithMiddleware(hooksgenkit.Middleware(g, m)))
+		})
+		b.Run(name+"use", func(b *testing.B) {
+			g, m := benchGenkit(b)
+			benchGenerate(b, benchRun(b), g, stream, ai.WithModel(m), ai.WithUse(hooksgenkit.Use(g, m)))
 		})
 	}
 }

@@ -1,27 +1,31 @@
 // Package genkit runs the model calls and tool calls of a
-// [Firebase Genkit] (github.com/firebase/genkit/go, v1.4.0) Generate
-// through hooks.
+// [Firebase Genkit] (github.com/firebase/genkit/go, v1.9) Generate through
+// hooks.
 //
 // genkit owns its tool loop and hands its middleware and tools only a
 // context, so the run travels in the context: start a [hooks.Run], put it
 // in the context with [hooks.ContextWithRun], give that context to
-// genkit.Generate with the model middleware, define the tools with
-// [DefineTool] (or wrap their functions with [WrapTool]), and end the run
-// when the Generate returns:
+// genkit.Generate with the [Use] middleware (ai.WithUse), and end the run
+// when the Generate returns. Use puts every model call (streamed chunk by
+// chunk) and every tool call, of any tool, under the hooks:
 //
 //	run, err := chain.Start(ctx, host, hooks.RunStart{Input: prompt})
 //	if err != nil {
 //		return err
 //	}
-//	shell := hooksgenkit.DefineTool(g, "shell", "runs a command", runShell)
 //	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), g,
 //		ai.WithModel(model), ai.WithPrompt(prompt), ai.WithTools(shell),
-//		ai.WithMiddleware(hooksgenkit.Middleware(g, model)))
+//		ai.WithUse(hooksgenkit.Use(g, model)))
 //	var out string
 //	if resp != nil {
 //		out = resp.Text()
 //	}
 //	run.End(ctx, hooks.RunEnd{Output: out, Err: err})
+//
+// The entry points of v1.4 still work: [Middleware] (ai.WithMiddleware,
+// deprecated by genkit) for the model calls, with the tools defined by
+// [DefineTool] (or wrapped by [WrapTool]). A DefineTool tool under Use runs
+// its hooks once, in Use.
 //
 // A tool or model call whose context carries no run fails with an error
 // matching [ErrNoRun]: a forgotten ContextWithRun must not run tools unguarded.
@@ -92,11 +96,30 @@
 //
 // # Streaming
 //
-// A streamed Generate (ai.WithStreaming) calls the model streaming, and
-// holds its chunks back: the hooks run on the assembled reply, and the
-// caller's callback receives the reply the hooks left as one chunk, so
-// that no chunk carries what an AfterModelResponse hook (a redaction)
-// removed. Tokens are not forwarded as they arrive.
+// A streamed Generate (ai.WithStreaming), through Use or Middleware, calls
+// the model streaming (hooks.Run.StreamModel): the model's text reaches the
+// callback chunk by chunk as it comes, through the stream hooks
+// (hooks.StreamHook: a redaction holds back what it must, so its secret is
+// in no chunk). The reply's tool requests and reasoning parts reach the
+// callback in one last chunk once the AfterModelResponse hooks have run
+// (no stream hook reads them). An AfterModelResponse rewrite of the text
+// changes the reply genkit returns, not the chunks already delivered:
+// redact with a stream hook.
+//
+// # Tool choice, settings, reasoning
+//
+// The hooks see the request's ToolChoice (auto, required, none) and, from
+// its Config when it is an ai.GenerationCommonConfig (or a map with its
+// keys), Settings: temperature, topP, maxOutputTokens as MaxTokens,
+// stopSequences as Stop. The reply's reasoning parts are Reasoning. What
+// a hook changed is sent in a copy of the config; a named tool (genkit's
+// choice names none) is a required call with only that tool offered. What
+// genkit's config cannot say is the call's error, and the model is not
+// called: a zero in an ai.GenerationCommonConfig (genkit reads 0 as unset;
+// a map config takes it), provider options in one (a map config takes
+// them as keys), a config of another type, an unknown mode, a tool not
+// offered, a value out of range. A Reasoning a hook changed replaces the
+// reasoning parts' text (in the first one, keeping its metadata).
 //
 // # What is lossy
 //
@@ -110,7 +133,11 @@
 //     are regrouped into genkit's message. A tool message a hook changed
 //     holds its Text as the output (a string).
 //   - genkit messages have no ID: hooks.Message.ID is empty.
-//   - A tool's function is not told its call's ID: the middleware records
+//   - Use's tool hooks see the call's ID (genkit's ToolRequest.Ref), and
+//     only a tool's Output: a multipart tool's extra Content goes to the
+//     model only when the hooks left the result as it was (a redaction
+//     that changed the output drops it), but a hook does not read it.
+//   - Under Middleware alone, a tool's function is not told its call's ID: the middleware records
 //     the tool requests of each reply, and the tool wrapper takes the one
 //     of its tool whose input decodes to what the tool got, so that the
 //     tool hooks see the ID the model hooks saw. A tool called without the

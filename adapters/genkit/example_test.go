@@ -19,7 +19,7 @@ func Example() {
 	model := scriptedModel(g, // stands for a real model
 		ai.NewModelMessage(ai.NewToolRequestPart(&ai.ToolRequest{Ref: "c1", Name: "delete", Input: map[string]any{"path": "/"}})),
 		ai.NewModelTextMessage("I may not delete files."))
-	deleteTool := hooksgenkit.DefineTool(g, "delete", "deletes a file",
+	deleteTool := genkit.DefineTool(g, "delete", "deletes a file", // a plain genkit tool: Use guards it
 		func(_ *ai.ToolContext, in struct {
 			Path string `json:"path"`
 		}) (string, error) {
@@ -43,7 +43,7 @@ func Example() {
 
 	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), g,
 		ai.WithModel(model), ai.WithPrompt("clean up"), ai.WithTools(deleteTool),
-		ai.WithMiddleware(hooksgenkit.Middleware(g, model)))
+		ai.WithUse(hooksgenkit.Use(g, model))) // the model and every tool under the hooks
 	var out string
 	if resp != nil {
 		out = resp.Text()

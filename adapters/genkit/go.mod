@@ -5,7 +5,7 @@ go 1.26.0
 replace github.com/rienda/hooks => ../..
 
 require (
-	github.com/firebase/genkit/go v1.4.0
+	github.com/firebase/genkit/go v1.9.0
 	github.com/openai/openai-go v1.8.2
 	github.com/rienda/hooks v0.0.0
 	github.com/stretchr/testify v1.12.1
@@ -15,6 +15,7 @@ require (
 require (
 	github.com/bahlo/generic-list-go v0.2.0 // indirect
 	github.com/buger/jsonparser v1.1.1 // indirect
+	github.com/coder/websocket v1.8.14 // indirect
 	github.com/dlclark/regexp2 v1.11.4 // indirect
 	github.com/dop251/goja v0.0.0-20260311135729-065cd970411c // indirect
 	github.com/go-logr/logr v1.4.3 // indirect

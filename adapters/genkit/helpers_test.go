@@ -31,8 +31,12 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 	run, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{Input: "test"})
 	require.NoError(t, err)
 
-	opts = append([]ai.GenerateOption{ai.WithModel(f.model), ai.WithPrompt("hello"),
-		ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model))}, opts...)
+	//lint:ignore SA1019 the v1.4 entry point is tested too (viaUse: Use)
+	mw := ai.GenerateOption(ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model)))
+	if viaUse {
+		mw = ai.WithUse(hooksgenkit.Use(f.g, f.model))
+	}
+	opts = append([]ai.GenerateOption{ai.WithModel(f.model), ai.WithPrompt("hello"), mw}, opts...)
 	resp, err := genkit.Generate(hooks.ContextWithRun(ctx, run), f.g, opts...)
 	var out string
 	if resp != nil {
@@ -44,6 +48,10 @@ func generate(t *testing.T, f *fakeAPI, hs []hooks.Hook, opts ...ai.GenerateOpti
 	assert.Equal(t, out, ends[0].Output)
 	return resp, err
 }
+
+// viaUse makes generate give genkit hooksgenkit.Use (ai.WithUse) instead
+// of hooksgenkit.Middleware: TestEveryScenarioThroughUse sets it.
+var viaUse bool
 
 // shellArgs is the input of the shell tool.
 type shellArgs struct {
@@ -84,7 +92,8 @@ func guard() hooks.Hook {
 		}}
 }
 
-// redact replaces the secret in model replies and tool results.
+// redact replaces the secret in model replies (streamed too) and tool
+// results.
 func redact(secret string) hooks.Hook {
 	clean := func(s string) string { return strings.ReplaceAll(s, secret, "[redacted]") }
 	return hooks.Funcs{HookName: "redact",
@@ -95,6 +104,19 @@ func redact(secret string) hooks.Hook {
 		AfterToolExecute: func(_ *hooks.Context, _ hooks.ToolCall, res hooks.ToolResult) (*hooks.ToolResultPatch, error) {
 			return hooks.RewriteStrings(res, clean), nil
 		}}
+}
+
+// streamRedactor redacts the streamed text as well: a chunk may carry the
+// start of the secret, so it holds back one byte less than the secret.
+type streamRedactor struct{ secret string }
+
+func (streamRedactor) Name() string { return "stream-redact" }
+
+func (r streamRedactor) HoldBack() int { return len(r.secret) - 1 }
+
+func (r streamRedactor) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
+	out := strings.ReplaceAll(text, r.secret, "[redacted]")
+	return &hooks.StreamPatch{Text: &out}, nil
 }
 
 // toolMessage is the content of the first tool message request i sent.

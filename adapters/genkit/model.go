@@ -24,12 +24,15 @@ const maxContinues = 20
 // Middleware returns the genkit model middleware that runs every model
 // call of a Generate through the BeforeModelRequest and AfterModelResponse
 // hooks (and the wrap hooks) of the run in its context. Give it to
-// genkit.Generate with ai.WithMiddleware.
+// genkit.Generate with ai.WithMiddleware; Use (ai.WithUse) does this and
+// the tools too.
 //
 // model is the model the Generate calls (the one given to ai.WithModel or
 // ai.WithModelName): genkit's middleware is not told which model it wraps,
 // and the hooks see its name as ModelRequest.Model. g is where a model a
 // hook names instead is looked up; nil: a hook may not change the model.
+//
+//lint:ignore SA1019 the v1.4 entry point, kept for the programs that use it; Use is its successor
 func Middleware(g *genkit.Genkit, model ai.ModelArg) ai.ModelMiddleware {
 	m := &middleware{g: g}
 	if model != nil {
@@ -48,8 +51,8 @@ type middleware struct {
 }
 
 // generate runs one model call of genkit's through the hooks, calling the
-// model again for each Continue. A streamed call (cb non-nil) is collected:
-// the caller gets the reply the hooks left as one chunk.
+// model again for each Continue. A streamed call (cb non-nil) streams
+// through the stream hooks chunk by chunk (streamOnce).
 func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.ModelStreamCallback, next ai.ModelFunc) (*ai.ModelResponse, error) {
 	run, ok := hooks.RunFromContext(ctx)
 	if !ok {
@@ -66,7 +69,11 @@ func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.M
 	for range maxContinues + 1 {
 		cur := *req
 		cur.Messages = msgs
-		out, more, err := m.callOnce(ctx, run, &cur, cb != nil, next)
+		call := m.callOnce
+		if cb != nil {
+			call = m.streamOnce
+		}
+		out, more, err := call(ctx, run, &cur, cb, next)
 		if err != nil {
 			return nil, err
 		}
@@ -75,11 +82,6 @@ func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.M
 				out = withExchange(out, &cur, inserted)
 			}
 			recordCalls(run, out.Message)
-			if cb != nil && out.Message != nil {
-				if err := cb(ctx, &ai.ModelResponseChunk{Role: ai.RoleModel, Content: out.Message.Content}); err != nil {
-					return nil, err
-				}
-			}
 			return out, nil
 		}
 		user := ai.NewUserTextMessage(more)
@@ -91,21 +93,15 @@ func (m *middleware) generate(ctx context.Context, req *ai.ModelRequest, cb ai.M
 
 // callOnce runs one model call through the hooks: it returns the response
 // genkit receives, and the Continue text when a hook sent the run on.
-func (m *middleware) callOnce(ctx context.Context, run *hooks.Run, req *ai.ModelRequest, stream bool, next ai.ModelFunc) (*ai.ModelResponse, string, error) {
-	hreq, system := toRequest(req.Messages)
-	hreq.Model = m.model
-	hreq.Tools = adapt.Specs(req.Tools, toolSpec)
+func (m *middleware) callOnce(ctx context.Context, run *hooks.Run, req *ai.ModelRequest, _ ai.ModelStreamCallback, next ai.ModelFunc) (*ai.ModelResponse, string, error) {
+	hreq, system := m.request(req)
 	var got *ai.ModelResponse // the model's own reply; nil when a hook answered
 	reply, err := run.CallModel(ctx, hreq, func(_ *hooks.Context, hr hooks.ModelRequest) (hooks.ModelResponse, error) {
-		sent, fn, err := m.prepare(req, hr, system, next)
+		sent, fn, err := m.prepare(req, hreq, hr, system, next)
 		if err != nil {
 			return hooks.ModelResponse{}, fmt.Errorf("hooks/genkit: model: %w", err)
 		}
-		var cb ai.ModelStreamCallback
-		if stream { // the model streams as asked; its chunks wait for the hooks
-			cb = func(context.Context, *ai.ModelResponseChunk) error { return nil }
-		}
-		if got, err = fn(ctx, sent, cb); err != nil {
+		if got, err = fn(ctx, sent, nil); err != nil {
 			return hooks.ModelResponse{}, err
 		}
 		if got == nil {
@@ -117,19 +113,34 @@ func (m *middleware) callOnce(ctx context.Context, run *hooks.Run, req *ai.Model
 		return nil, "", err
 	}
 	if reply.End != nil {
-		out := &ai.ModelResponse{Message: ai.NewModelTextMessage(reply.End.Output), FinishReason: ai.FinishReasonStop, Request: req}
-		if got != nil {
-			out.Usage = got.Usage
-		}
-		return out, "", nil
+		return endResponse(reply.End, got, req), "", nil
 	}
 	out, err := fromResponse(reply.Response, got, req)
 	return out, reply.Continue, err
 }
 
+// request is genkit's request as the hooks see it, and its system message.
+func (m *middleware) request(req *ai.ModelRequest) (hooks.ModelRequest, *ai.Message) {
+	hreq, system := toRequest(req.Messages)
+	hreq.Model = m.model
+	hreq.Tools = adapt.Specs(req.Tools, toolSpec)
+	fillFields(&hreq, req)
+	return hreq, system
+}
+
+// endResponse is the response of a run a hook ended: End.Output, and no
+// tool requests, so that genkit's loop stops.
+func endResponse(end *hooks.End, got *ai.ModelResponse, req *ai.ModelRequest) *ai.ModelResponse {
+	out := &ai.ModelResponse{Message: ai.NewModelTextMessage(end.Output), FinishReason: ai.FinishReasonStop, Request: req}
+	if got != nil {
+		out.Usage = got.Usage
+	}
+	return out
+}
+
 // prepare makes the request the model is sent from the one the hooks
 // left, and picks the model: next, or the one a hook named.
-func (m *middleware) prepare(req *ai.ModelRequest, hr hooks.ModelRequest, system *ai.Message, next ai.ModelFunc) (*ai.ModelRequest, ai.ModelFunc, error) {
+func (m *middleware) prepare(req *ai.ModelRequest, shown, hr hooks.ModelRequest, system *ai.Message, next ai.ModelFunc) (*ai.ModelRequest, ai.ModelFunc, error) {
 	msgs, err := fromRequest(hr, system)
 	if err != nil {
 		return nil, nil, err
@@ -140,6 +151,9 @@ func (m *middleware) prepare(req *ai.ModelRequest, hr hooks.ModelRequest, system
 	}
 	sent := *req
 	sent.Messages, sent.Tools = msgs, tools
+	if err := applyFields(&sent, shown, hr); err != nil {
+		return nil, nil, err
+	}
 	if hr.Model == m.model || hr.Model == "" {
 		return &sent, next, nil
 	}
@@ -162,11 +176,11 @@ func fromResponse(resp hooks.ModelResponse, got *ai.ModelResponse, req *ai.Model
 		if err != nil {
 			return nil, fmt.Errorf("hooks/genkit: a hook's Respond: %w", err)
 		}
-		msg := &ai.Message{Role: ai.RoleModel, Content: replaceParts(nil, resp.Text, calls)}
+		msg := &ai.Message{Role: ai.RoleModel, Content: withReasoning(replaceParts(nil, resp.Text, calls), resp.Reasoning)}
 		return &ai.ModelResponse{Message: msg, FinishReason: finishReason(resp.StopReason), Usage: usage(resp.Usage), Request: req}, nil
 	}
 	was := toResponse(got)
-	if resp.Text == was.Text && sameCalls(resp.ToolCalls, was.ToolCalls) {
+	if resp.Text == was.Text && sameCalls(resp.ToolCalls, was.ToolCalls) && resp.Reasoning == was.Reasoning {
 		return got, nil
 	}
 	calls, err := requestParts(adapt.FillCallIDs(resp.ToolCalls, "call_"))
@@ -179,6 +193,9 @@ func fromResponse(resp hooks.ModelResponse, got *ai.ModelResponse, req *ai.Model
 		msg = *got.Message
 	}
 	msg.Content = replaceParts(msg.Content, resp.Text, calls)
+	if resp.Reasoning != was.Reasoning {
+		msg.Content = withReasoning(msg.Content, resp.Reasoning)
+	}
 	out.Message = &msg
 	return &out, nil
 }

@@ -26,7 +26,7 @@ func TestRedactionHookRewritesTheReply(t *testing.T) {
 func TestStreamedReplyCarriesNoSecretInAnyChunk(t *testing.T) {
 	f := newFakeAPI(t, textReply("the key is sk-SECRET, keep it"))
 	var chunks []string
-	resp, err := generate(t, f, []hooks.Hook{redact("sk-SECRET")},
+	resp, err := generate(t, f, []hooks.Hook{redact("sk-SECRET"), streamRedactor{secret: "sk-SECRET"}},
 		ai.WithStreaming(func(_ context.Context, c *ai.ModelResponseChunk) error {
 			chunks = append(chunks, c.Text())
 			return nil

@@ -3,6 +3,7 @@ package genkit
 import (
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/firebase/genkit/go/ai"
 	"github.com/rienda/hooks"
@@ -39,6 +40,7 @@ func toResponse(got *ai.ModelResponse) hooks.ModelResponse {
 	if got.Message != nil {
 		resp.Text = got.Message.Text()
 		resp.ToolCalls = toToolCalls(got.Message.Content)
+		resp.Reasoning = reasoningText(got.Message.Content)
 	}
 	if u := got.Usage; u != nil {
 		resp.Usage = hooks.Usage{InputTokens: int64(u.InputTokens), OutputTokens: int64(u.OutputTokens),
@@ -86,4 +88,39 @@ func usage(u hooks.Usage) *ai.GenerationUsage {
 	}
 	return &ai.GenerationUsage{InputTokens: int(u.InputTokens), OutputTokens: int(u.OutputTokens),
 		TotalTokens: int(u.InputTokens + u.OutputTokens), CachedContentTokens: int(u.CachedInputTokens)}
+}
+
+// reasoningText joins the text of the reasoning parts.
+func reasoningText(parts []*ai.Part) string {
+	var b strings.Builder
+	for _, p := range parts {
+		if p != nil && p.IsReasoning() {
+			b.WriteString(p.Text)
+		}
+	}
+	return b.String()
+}
+
+// withReasoning is parts with their reasoning parts replaced by one
+// holding r (in the first one's place, keeping its metadata: a signature),
+// or dropped when r is "".
+func withReasoning(parts []*ai.Part, r string) []*ai.Part {
+	out := make([]*ai.Part, 0, len(parts)+1)
+	placed := r == ""
+	for _, p := range parts {
+		if p == nil || !p.IsReasoning() {
+			out = append(out, p)
+			continue
+		}
+		if !placed {
+			c := *p
+			c.Text = r
+			out = append(out, &c)
+			placed = true
+		}
+	}
+	if !placed {
+		out = append([]*ai.Part{ai.NewReasoningPart(r, nil)}, out...)
+	}
+	return out
 }

@@ -36,6 +36,9 @@ func NewTool[In, Out any](name, description string, fn ai.ToolFunc[In, Out], opt
 // decoded into a new In; unchanged, fn gets genkit's own value.
 func WrapTool[In, Out any](name string, fn ai.ToolFunc[In, Out]) ai.ToolFunc[In, any] {
 	return func(tc *ai.ToolContext, input In) (any, error) {
+		if alreadyHooked(tc, name) { // the Hooks middleware ran this call through the hooks
+			return fn(tc, input)
+		}
 		run, ok := hooks.RunFromContext(tc)
 		if !ok {
 			return nil, fmt.Errorf("hooks/genkit: tool %q: %w", name, ErrNoRun)

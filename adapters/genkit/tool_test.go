@@ -109,6 +109,7 @@ func TestToolWithoutRunFails(t *testing.T) {
 	assert.Empty(t, shell.commands())
 
 	_, err = genkit.Generate(context.Background(), f.g, ai.WithModel(f.model), ai.WithPrompt("hi"),
+		//lint:ignore SA1019 the v1.4 entry point is tested too
 		ai.WithMiddleware(hooksgenkit.Middleware(f.g, f.model)))
 	assert.True(t, errors.Is(err, hooksgenkit.ErrNoRun), "a model call without a run fails: %v", err)
 	assert.Empty(t, f.requests())
