@@ -155,6 +155,7 @@ type Context struct {
 	life      *callLife
 	hook      int32 // index of the running hook in the chain's list; -1: none
 	rewritten bool  // in tool points: a hook replaced the call's arguments
+	review    uint8 // the hook's reviews in this call: the last verdict (reviewNone…) and the review bits
 }
 
 // Hook returns the name of the running hook ("" in a tool or model call).
@@ -263,8 +264,9 @@ func (c *Context) Log(args ...any) {
 	slog.InfoContext(c.ctx(), line, "hook", c.Hook(), "run", c.RunID())
 }
 
-// Interactive reports whether Confirm can reach a person: the host gave a
-// Host.Confirm. Without one, Confirm answers Host.AutoApprove at once, and
+// Interactive reports whether Confirm and Review can reach a person: the
+// host gave a Host.Confirm or a Host.Review. Without either, they answer
+// Host.AutoApprove at once, and
 // a hook that must not act unattended (an approval policy) can refuse
 // instead of taking that answer.
 func (c *Context) Interactive() bool {
@@ -272,8 +274,10 @@ func (c *Context) Interactive() bool {
 }
 
 // Confirm asks a person and blocks until they answer. Without a
-// Host.Confirm it answers Host.AutoApprove at once. An error from the host,
-// or a cancelled context, answers no.
+// Host.Confirm it asks Host.Review, and takes a plain approval as a yes
+// (an edit or an answer cannot be carried by a yes, so it is a no);
+// without either it answers Host.AutoApprove at once. An error from the
+// host, or a cancelled context, answers no.
 func (c *Context) Confirm(p Prompt) bool {
 	if c.run() == nil {
 		return false // nobody to ask
@@ -284,40 +288,10 @@ func (c *Context) Confirm(p Prompt) bool {
 		ok, err := h.Confirm(c.base(), p)
 		return !c.hostFailed("confirm", p.Title, err) && ok
 	case h.Review != nil:
-		v, err := h.Review(c.base(), Review{Prompt: p})
-		return !c.hostFailed("review", p.Title, err) && v.Approved
+		v, err := c.askReview(Review{Prompt: p})
+		return err == nil && v.Kind() == ReviewApproved
 	}
 	return h.AutoApprove
-}
-
-// Review asks a person to decide about r and blocks until they answer: to
-// approve, to approve with edited arguments, to reject with a message the
-// model reads, or to answer instead of the tool. Without a Host.Review the
-// host's Confirm answers yes or no; without either, Host.AutoApprove. An
-// error from the host, or a cancelled context, is a rejection, returned
-// with the error.
-func (c *Context) Review(r Review) (Verdict, error) {
-	if c.run() == nil {
-		return Verdict{}, nil // nobody to ask
-	}
-	h := &c.run().host
-	switch {
-	case h.Review != nil:
-		v, err := h.Review(c.base(), r)
-		if err != nil {
-			c.hostFailed("review", r.Prompt.Title, err)
-			return Verdict{}, err
-		}
-		return v, nil
-	case h.Confirm != nil:
-		ok, err := h.Confirm(c.base(), r.Prompt)
-		if err != nil {
-			c.hostFailed("confirm", r.Prompt.Title, err)
-			return Verdict{}, err
-		}
-		return Verdict{Approved: ok}, nil
-	}
-	return Verdict{Approved: h.AutoApprove}, nil
 }
 
 // hostFailed reports err, the failure of the host's ask (Confirm or

@@ -54,7 +54,7 @@ func (x *jsCtx) keep(key string, v goja.Value) {
 }
 
 var jsCtxKeys = []string{"workdir", "session", "agent", "config", "env", "state", "system",
-	"file", "http", "log", "confirm", "notify", "memo"}
+	"file", "http", "log", "confirm", "review", "notify", "memo"}
 
 func (x *jsCtx) Get(key string) goja.Value {
 	if v, ok := x.members[key]; ok {
@@ -108,6 +108,8 @@ func (x *jsCtx) make(key string) (goja.Value, error) {
 			title, body := in.titleBody(call.Argument(0))
 			return rt.ToValue(x.live().Confirm(Prompt{Title: title, Body: body}))
 		}), nil
+	case "review":
+		return rt.ToValue(x.reviewJS), nil
 	case "notify":
 		return rt.ToValue(func(call goja.FunctionCall) goja.Value {
 			title, body := in.titleBody(call.Argument(0))

@@ -2,6 +2,7 @@ package hooks
 
 import (
 	"context"
+	"runtime/debug"
 )
 
 // BeforeToolExecute runs the BeforeToolExecute hooks in list order on
@@ -29,12 +30,26 @@ func (r *Run) beforeTool(ctx context.Context, call ToolCall, step *ToolStep) err
 	l.call, l.hasCall = call, true
 	defer l.end()
 	site := callSite{ctx, l, slots}
-	s := beforeTool{r: r, site: &site, step: step}
+	s := beforeTool{r: r, site: &site, step: step, end: len(hs)}
 	t0, tracing := r.traceStart()
 	if a := s.ask(0, tracing); a.at < len(hs) {
 		p := walkRules[BeforeToolExecuteHook, ToolCallPatch]{s.ask, s.apply, s.refused}
-		if err := walk(r, l, ctx, hs, p, a, t0, tracing); err != nil {
-			return err
+		for {
+			if err := walk(r, l, ctx, hs, p, a, t0, tracing); err != nil {
+				return err
+			}
+			if s.edited == 0 { // the walk ended; else it stopped at a person's edit
+				break
+			}
+			at := s.edited - 1
+			s.edited, s.rewritten = 0, true
+			if err := recheck(r, ctx, call, step, at, 0); err != nil || step.Refused || step.Result != nil {
+				return err
+			}
+			t0, _ = r.traceStart()
+			if a = s.ask(at+1, tracing); a.at >= len(hs) {
+				break
+			}
 		}
 	}
 	if err := ctx.Err(); err != nil && !step.Refused { // a refusal stands; an answer past the deadline does not
@@ -51,19 +66,41 @@ type beforeTool struct {
 	site      *callSite // the point call's
 	step      *ToolStep
 	rewritten bool
+	end       int // the hooks asked are those before end: all, or those before a person's edit (recheck)
+	depth     int // how many rechecks this walk is inside
+	edited    int // list place + 1 of the hook whose person edited the call, where the walk stopped; 0: none
 }
 
 func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
-	defer recoverPanic(&a.err)
+	defer s.recovered(&a)
 	// Local copies: no patch applies within a batch.
-	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool, s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
+	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool[:s.end], s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
 	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
-		if a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call); a.p != nil || a.err != nil || tracing {
+		a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call)
+		if c.review&reviewNoBit != 0 { // a person said no to this call
+			a.p, a.err = c.personsNo(a.p, a.err)
+		}
+		if a.p != nil || a.err != nil || tracing {
 			return a
 		}
 	}
 	return a
+}
+
+// recovered is recoverPanic for ask's batch, which also makes a person's
+// no stand over a hook that panicked after hearing it (a panic under
+// policy Report would be no opinion). recover works only in the deferred
+// function itself, so it is not a call of recoverPanic.
+func (s *beforeTool) recovered(a *opinion[ToolCallPatch]) {
+	if v := recover(); v != nil {
+		a.err = &PanicError{Value: v, Stack: debug.Stack()}
+		if a.at < len(s.site.slots) && s.site.slots[a.at].review&reviewNoBit != 0 {
+			a.p, a.err = s.site.slots[a.at].personsNo(nil, a.err)
+		}
+	} else if a.err != nil {
+		a.err = sanitize(a.err)
+	}
 }
 
 // apply: Arguments replace the call's for the next hook and the tool;
@@ -86,6 +123,12 @@ func (s *beforeTool) apply(p *ToolCallPatch, index int) verdict {
 		res := *p.Result
 		s.step.Result, s.step.stop = &res, stoppedBy(index)
 		return verdict{decision: DecisionAnswered, changed: changed, stop: true}
+	}
+	if p.Arguments != nil {
+		if pos := s.position(index); pos > 0 && s.site.slots[pos].personEdited() {
+			s.edited = pos + 1 // the walk stops, for a second look (recheck)
+			return verdict{decision: DecisionChanged, changed: changed, stop: true}
+		}
 	}
 	return changedOr(changed)
 }

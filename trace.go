@@ -36,6 +36,7 @@ type TraceEvent struct {
 	Reason      string   // for DecisionRefused
 	Err         error    // for DecisionErrored, and DecisionRefused when the hook's failure refused (policy Block)
 	Policy      Policy   // the policy applied to Err
+	Review      string   // what the person the hook asked (Context.Review, Confirm through a Review) decided: ReviewApproved, ReviewEdited, ReviewRejected, ReviewAnswered; "" when it asked none
 }
 
 // String says what the hook decided, the way a person reads it: the
@@ -94,6 +95,7 @@ func (r *Run) traceStart() (t0 time.Time, on bool) {
 // tracing is on, and returns when it ended: the start of the next one (one
 // clock read a hook). It reports v as the walk acted on it.
 func (r *Run) traced(t0 time.Time, c *Context, p Point, index int, policy Policy, v verdict) time.Time {
+	v.review = c.reviewed()
 	return r.tracedCall(t0, c.life, p, index, policy, v)
 }
 
@@ -113,7 +115,7 @@ func (r *Run) tracedCall(t0 time.Time, l *callLife, p Point, index int, policy P
 		parentID = p.id
 	}
 	fn(TraceEvent{RunID: r.id, ParentRunID: parentID, Hook: r.chain.names[index], Point: p, CallID: callID, Duration: now.Sub(t0),
-		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy})
+		Decision: v.decision, Changed: v.changed, Reason: v.reason, Err: v.err, Policy: policy, Review: reviewNames[v.review]})
 	return now
 }
 

@@ -47,6 +47,7 @@ type verdict struct {
 	reason   string   // for DecisionRefused
 	err      error    // for DecisionErrored
 	stop     bool     // the walk ends here: the hook answered, refused or ended the run
+	review   uint8    // the verdict of the person the hook asked (reviewNone…)
 }
 
 // noOpinion is the verdict of a nil patch.
@@ -90,6 +91,7 @@ func walk[H, P any](r *Run, l *callLife, ctx context.Context, hs []entry[H], s w
 			v = s.apply(a.p, e.index)
 		}
 		if tracing {
+			v.review = l.hookSlots()[a.at].reviewed()
 			t0 = r.tracedCall(t0, l, at, e.index, e.policy, v)
 		}
 		if v.err != nil {

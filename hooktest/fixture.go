@@ -30,7 +30,11 @@ import (
 // result} (the result the tool returns); beforeModelRequest {request:
 // {system, messages}}; afterModelResponse {response: {text, toolCalls}}
 // (the reply the model gives); afterRun {end: {outcome, reason, output}}.
-// The host: confirm (Confirm's answers, in order), autoApprove, env,
+// The host: confirm (Confirm's answers, in order), review (Review's
+// answers, in order, as verdicts: {"approved": true}, {"approved": true,
+// "arguments": {…}} for an edit, {"message": "…"} for a rejection,
+// {"result": {"text": "…", "isError": false}} for an answer; see
+// Options.Verdicts), autoApprove, env,
 // workdir, session, and clock: an RFC 3339 time ("2026-12-05T09:00:00Z")
 // that the host's clock reads all through the fixture (Host.System.Clock),
 // for a policy that depends on the date or the hour. The env is the whole
@@ -71,6 +75,7 @@ type FixtureInput struct {
 // FixtureHost is what the host answers in a fixture.
 type FixtureHost struct {
 	Confirm     []bool            `json:"confirm"`
+	Review      []hooks.Verdict   `json:"review"`
 	AutoApprove bool              `json:"autoApprove"`
 	Env         map[string]string `json:"env"`
 	Workdir     string            `json:"workdir"`
@@ -176,7 +181,7 @@ func (f Fixture) options() (Options, error) {
 		env = map[string]string{}
 	}
 	o := Options{Host: hooks.Host{Workdir: f.Host.Workdir, Session: hooks.Session{ID: f.Host.Session}, Env: env,
-		AutoApprove: f.Host.AutoApprove}, Answers: f.Host.Confirm}
+		AutoApprove: f.Host.AutoApprove}, Answers: f.Host.Confirm, Verdicts: f.Host.Review}
 	if f.Host.Clock != "" {
 		// RFC3339 also reads fractional seconds, when parsing.
 		at, err := time.Parse(time.RFC3339, f.Host.Clock)

@@ -7,7 +7,9 @@
 //	h.Tool("shell", map[string]any{"command": "ls"}).RequireAllowed(t)
 //
 // The Host records diagnostics, log lines, notices and confirm prompts,
-// answers Confirm from a script (Options.Answers), and the harness records
+// answers Confirm from a script (Options.Answers) and Review from a script
+// of verdicts (Options.Verdicts: approve, edit, reject with a message,
+// respond with a result), and the harness records
 // which tools and models were called. When a check fails, its message says
 // what each hook decided, from the chain's trace.
 //
@@ -61,8 +63,22 @@ type Options struct {
 	// Answers are Confirm's first answers, in order; after them, Confirm
 	// is Host.Confirm's, or, without one, Host.AutoApprove.
 	Answers []bool
-	Input   string         // RunStart.Input
-	Chain   []hooks.Option // more chain options (WithTrace and WithDiagnostics are the harness's)
+	// Verdicts are Review's first answers (Context.Review, which
+	// prebuilt.Approval and ctx.review ask), in order:
+	//
+	//	{Approved: true}                                      // approve
+	//	{Approved: true, Arguments: map[string]any{"n": 1.0}} // edit: the tool runs with these
+	//	{Message: "not on main"}                               // reject, with what the model reads
+	//	{Result: &hooks.ToolResult{Text: "42"}}                // respond: the tool does not run
+	//
+	// After them a Review takes the next of Answers (a yes or a no), then
+	// Host.Review's or Host.Confirm's answer. When the test scripted
+	// verdicts and none is left (and the Host has no Review of its own), a
+	// review is an error: a rejection, a diagnostic naming the hook, and,
+	// in a test, a failure saying how many verdicts were scripted.
+	Verdicts []hooks.Verdict
+	Input    string         // RunStart.Input
+	Chain    []hooks.Option // more chain options (WithTrace and WithDiagnostics are the harness's)
 }
 
 // Harness is a started run of hooks under a recording Host.
@@ -89,6 +105,7 @@ func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 		t.Fatal("hooktest: " + err.Error())
 	}
 	h.t = t
+	h.rec.setFail(func(err error) { t.Errorf("hooktest: %v", err) })
 	t.Cleanup(func() { h.End(hooks.RunEnd{}) })
 	return h
 }
@@ -96,14 +113,15 @@ func NewWith(t testing.TB, o Options, hs ...hooks.Hook) *Harness {
 // Start starts a harness outside a test (a tool for hook authors, say):
 // New and NewWith without the testing.TB. End it with End.
 func Start(o Options, hs ...hooks.Hook) (*Harness, error) {
-	rec := &recorder{answers: append([]bool(nil), o.Answers...), host: o.Host}
+	rec := &recorder{answers: append([]bool(nil), o.Answers...), host: o.Host,
+		verdicts: append([]hooks.Verdict(nil), o.Verdicts...), scripted: len(o.Verdicts)}
 	opts := append([]hooks.Option{hooks.WithTrace(rec.trace), hooks.WithDiagnostics(rec.diagnose)}, o.Chain...)
 	chain, err := hooks.NewChain(hs, opts...)
 	if err != nil {
 		return nil, err
 	}
 	host := o.Host
-	host.Confirm, host.Notify, host.Log = rec.confirm, rec.notify, rec.log
+	host.Confirm, host.Review, host.Notify, host.Log = rec.confirm, rec.review, rec.notify, rec.log
 	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "hooktest", Input: o.Input})
 	if err != nil {
 		return nil, fmt.Errorf("the run did not start: %w", err)
@@ -197,8 +215,13 @@ func (h *Harness) Logs() []string { return h.rec.get().logs }
 // Notices returns the notices so far.
 func (h *Harness) Notices() []hooks.Notice { return h.rec.get().notices }
 
-// Prompts returns the confirm prompts so far, answered or not.
+// Prompts returns the prompts of Confirm and Review so far, answered or
+// not, in the order asked.
 func (h *Harness) Prompts() []hooks.Prompt { return h.rec.get().prompts }
+
+// Reviews returns the reviews asked so far (Context.Review), answered or
+// not: each one's prompt and the call it was about.
+func (h *Harness) Reviews() []hooks.Review { return h.rec.get().reviews }
 
 // RequireDiagnostics fails t unless there were n diagnostics, listing them.
 func (h *Harness) RequireDiagnostics(t testing.TB, n int) {

@@ -19,6 +19,11 @@ type recorder struct {
 	notices []hooks.Notice
 	prompts []hooks.Prompt
 	events  []hooks.TraceEvent
+
+	verdicts []hooks.Verdict // Review's scripted answers not yet given
+	scripted int             // how many the test scripted
+	reviews  []hooks.Review
+	fail     func(error) // fails the test, when there is one
 }
 
 type recording struct {
@@ -26,13 +31,15 @@ type recording struct {
 	logs    []string
 	notices []hooks.Notice
 	prompts []hooks.Prompt
+	reviews []hooks.Review
 }
 
 func (r *recorder) get() recording {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return recording{append([]hooks.Diagnostic(nil), r.diags...), append([]string(nil), r.logs...),
-		append([]hooks.Notice(nil), r.notices...), append([]hooks.Prompt(nil), r.prompts...)}
+		append([]hooks.Notice(nil), r.notices...), append([]hooks.Prompt(nil), r.prompts...),
+		append([]hooks.Review(nil), r.reviews...)}
 }
 
 func (r *recorder) confirm(ctx context.Context, p hooks.Prompt) (bool, error) {
@@ -49,6 +56,48 @@ func (r *recorder) confirm(ctx context.Context, p hooks.Prompt) (bool, error) {
 		return r.host.Confirm(ctx, p) // unlocked: it may wait for a person
 	}
 	return r.host.AutoApprove, nil
+}
+
+// review answers a Review: the next scripted verdict, else the next
+// answer, else the test's host; a script run out is an error.
+func (r *recorder) review(ctx context.Context, rv hooks.Review) (hooks.Verdict, error) {
+	r.mu.Lock()
+	r.prompts = append(r.prompts, rv.Prompt)
+	r.reviews = append(r.reviews, rv)
+	switch {
+	case len(r.verdicts) > 0:
+		v := r.verdicts[0]
+		r.verdicts = r.verdicts[1:]
+		r.mu.Unlock()
+		return v, nil
+	case len(r.answers) > 0:
+		answer := r.answers[0]
+		r.answers = r.answers[1:]
+		r.mu.Unlock()
+		return hooks.Verdict{Approved: answer}, nil
+	}
+	scripted, fail := r.scripted, r.fail
+	r.mu.Unlock()
+	switch {
+	case r.host.Review != nil:
+		return r.host.Review(ctx, rv) // unlocked: it may wait for a person
+	case scripted > 0:
+		err := fmt.Errorf("review %q was asked, and no scripted verdict is left (Options.Verdicts had %d)", rv.Prompt.Title, scripted)
+		if fail != nil {
+			fail(err)
+		}
+		return hooks.Verdict{}, err
+	case r.host.Confirm != nil:
+		ok, err := r.host.Confirm(ctx, rv.Prompt)
+		return hooks.Verdict{Approved: ok}, err
+	}
+	return hooks.Verdict{Approved: r.host.AutoApprove}, nil
+}
+
+func (r *recorder) setFail(fn func(error)) {
+	r.mu.Lock()
+	r.fail = fn
+	r.mu.Unlock()
 }
 
 func (r *recorder) notify(hook string, n hooks.Notice) {

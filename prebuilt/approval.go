@@ -28,14 +28,19 @@ import (
 // syntax, each command it runs matches on its own, with no output
 // redirection and nothing decided at run time ("^ls" does not exempt
 // "ls && rm -rf /").
+//
+// Responses, in a Require rule, narrows what a person may answer about
+// the calls it takes (ApprovalConfig.Responses); an Allow rule ignores it.
 type Rule struct {
-	Tool string
-	Args map[string]string
+	Tool      string
+	Args      map[string]string
+	Responses []Response
 }
 
 type rule struct {
-	tool string
-	args map[string]*regexp.Regexp
+	tool      string
+	args      map[string]*regexp.Regexp
+	responses responseSet
 }
 
 func compileRules(field string, rs []Rule) ([]rule, error) {
@@ -45,6 +50,11 @@ func compileRules(field string, rs []Rule) ([]rule, error) {
 			return nil, fmt.Errorf("field %s[%d].Tool %q: %w", field, i, r.Tool, err)
 		}
 		out[i].tool = r.Tool
+		rs, err := responsesOf(fmt.Sprintf("%s[%d].Responses", field, i), r.Responses)
+		if err != nil {
+			return nil, err
+		}
+		out[i].responses = rs
 		for _, k := range sortedKeys(r.Args) {
 			re, err := regexp.Compile(r.Args[k])
 			if err != nil {
@@ -216,12 +226,20 @@ type ApprovalConfig struct {
 	// (an allow-list: "shell" needs approval, but not `ls` or `git status`).
 	Allow []Rule
 	// NonInteractive is what happens when nobody can be asked: the host
-	// gave no Host.Confirm (Context.Interactive is false). AskHost, the
+	// gave neither Host.Confirm nor Host.Review (Context.Interactive is
+	// false). AskHost, the
 	// default, takes Host.AutoApprove's answer.
 	NonInteractive Unattended
 	// Prompt is the question asked; nil: "Allow <tool>?" with the
 	// arguments as JSON.
 	Prompt func(call hooks.ToolCall) hooks.Prompt
+	// Responses are what a person may answer (Context.Review): approve,
+	// edit (the tool runs with the person's arguments), reject (with a
+	// message the model reads), respond (the person's result stands for
+	// the tool's). nil: all four. An answer not allowed refuses the call,
+	// with a diagnostic. A Require rule's Responses narrow these for the
+	// calls it takes.
+	Responses []Response
 	// Remember keeps each answer in the run (Context.Memo), by call ID and
 	// arguments, so that a call asked about once is not asked again: a
 	// durable host that replays a step after a restart does not ask the
@@ -234,12 +252,17 @@ func (cfg ApprovalConfig) check() error {
 	if cfg.NonInteractive < AskHost || cfg.NonInteractive > ApproveUnattended {
 		return fmt.Errorf("field NonInteractive: unknown value %d", int(cfg.NonInteractive))
 	}
-	return nil
+	_, err := responsesOf("Responses", cfg.Responses)
+	return err
 }
 
-// Approval returns a hook that asks a person (Context.Confirm) before
-// each tool call that Require matches and Allow does not, and refuses the
-// call when they say no, with a reason that tells the model so. With
+// Approval returns a hook that asks a person (Context.Review) before each
+// tool call that Require matches and Allow does not, and does what they
+// decide (hooks.Verdict.Patch): approve, edit the arguments (which the
+// guards listed before it check again), reject with a message the model
+// reads (without one, a reason that tells the model the user said no), or
+// respond instead of the tool. A host with only a Confirm answers yes or
+// no. An answer that Responses does not allow refuses the call. With
 // Remember, the answer is kept per call (Context.Memo, by call ID and
 // arguments), so a run resumed from a snapshot does not ask twice for one
 // call. A cancelled context while waiting is the call's error, not a no.
@@ -249,8 +272,9 @@ func Approval(cfg ApprovalConfig) hooks.Hook {
 	mustValid("Approval", err)
 	allow, err := compileRules("Allow", cfg.Allow)
 	mustValid("Approval", err)
+	responses, _ := responsesOf("Responses", cfg.Responses)
 	return &approval{name: orName(cfg.Name, "approval"), require: req, allow: allow, unattended: cfg.NonInteractive,
-		prompt: cfg.Prompt, remember: cfg.Remember}
+		prompt: cfg.Prompt, remember: cfg.Remember, responses: responses}
 }
 
 type approval struct {
@@ -260,6 +284,7 @@ type approval struct {
 	unattended Unattended
 	prompt     func(hooks.ToolCall) hooks.Prompt
 	remember   bool
+	responses  responseSet
 }
 
 func (h *approval) Name() string { return h.name }
@@ -280,31 +305,11 @@ func (h *approval) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*ho
 			return nil, nil
 		}
 	}
-	ask := func() (any, error) {
-		p := h.defaultPrompt(call)
-		if h.prompt != nil {
-			p = h.prompt(call)
-		}
-		ok := c.Confirm(p)
-		if err := c.Err(); err != nil {
-			return nil, err // not an answer: not kept
-		}
-		return ok, nil
-	}
-	var answer any
-	var err error
-	if !h.remember || call.ID == "" {
-		answer, err = ask()
-	} else {
-		answer, err = c.Memo("approval:"+call.ID+":"+callDigest(call), ask)
-	}
+	v, err := h.review(c, call)
 	if err != nil {
 		return nil, err
 	}
-	if answer == true {
-		return nil, nil
-	}
-	return hooks.Refuse(fmt.Sprintf("The user did not approve this call of %q. Do not retry it unchanged; ask the user or go on another way.", call.Name)), nil
+	return h.decide(c, call, v), nil
 }
 
 func (h *approval) defaultPrompt(call hooks.ToolCall) hooks.Prompt {

@@ -118,7 +118,7 @@ func rulesOf(s *settings, key string) []Rule {
 			return nil
 		}
 		s.sub(fmt.Sprintf("%s[%d]", key, i), m, func(in *settings) {
-			rule := Rule{Tool: in.str("tool")}
+			rule := Rule{Tool: in.str("tool"), Responses: responsesIn(in, "responses")}
 			if args := in.object("args"); args != nil {
 				rule.Args = map[string]string{}
 				in.sub("args", args, func(a *settings) {
@@ -135,7 +135,8 @@ func rulesOf(s *settings, key string) []Rule {
 
 func specApproval(s *settings) (hooks.Hook, error) {
 	cfg := ApprovalConfig{Name: s.str("name"), Require: rulesOf(s, "require"), Allow: rulesOf(s, "allow"),
-		NonInteractive: Unattended(s.enum("nonInteractive", "host", "deny", "approve")), Remember: s.boolean("remember")}
+		NonInteractive: Unattended(s.enum("nonInteractive", "host", "deny", "approve")), Remember: s.boolean("remember"),
+		Responses: responsesIn(s, "responses")}
 	if s.err != nil {
 		return nil, s.err
 	}

@@ -10,6 +10,7 @@ require (
 	github.com/rienda/hooks v0.0.0
 	github.com/rienda/hooks/adapters/genai v0.0.0
 	github.com/stretchr/testify v1.12.1
+	go.uber.org/goleak v1.3.0
 	google.golang.org/adk/v2 v2.2.0
 	google.golang.org/genai v1.79.1
 )

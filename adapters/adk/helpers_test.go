@@ -99,6 +99,12 @@ type app struct {
 
 func newApp(t *testing.T, m model.LLM, tools []tool.Tool, hs ...hooks.Hook) *app {
 	t.Helper()
+	return newAppConfig(t, m, tools, nil, hs...)
+}
+
+// newAppConfig is newApp with the agent's generate content config.
+func newAppConfig(t *testing.T, m model.LLM, tools []tool.Tool, gen *genai.GenerateContentConfig, hs ...hooks.Hook) *app {
+	t.Helper()
 	a := &app{}
 	audit := hooks.Funcs{HookName: "audit", AfterRun: func(_ *hooks.Context, end hooks.RunEnd) error {
 		a.ends = append(a.ends, end)
@@ -110,7 +116,7 @@ func newApp(t *testing.T, m model.LLM, tools []tool.Tool, hs ...hooks.Hook) *app
 	p, h, err := hooksadk.New(chain, hooksadk.Options{})
 	require.NoError(t, err)
 	a.hooks = h
-	root, err := llmagent.New(llmagent.Config{Name: "root", Model: m, Tools: tools, Instruction: "Be terse."})
+	root, err := llmagent.New(llmagent.Config{Name: "root", Model: m, Tools: tools, Instruction: "Be terse.", GenerateContentConfig: gen})
 	require.NoError(t, err)
 	a.runner, err = runner.New(runner.Config{AppName: "test", Agent: root, SessionService: session.InMemoryService(),
 		AutoCreateSession: true, PluginConfig: runner.PluginConfig{Plugins: []*plugin.Plugin{p}}})

@@ -2,6 +2,7 @@ package adk
 
 import (
 	"errors"
+	"slices"
 
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/model"
@@ -27,7 +28,15 @@ func (h *Hooks) beforeModel(ctx agent.Context, req *model.LLMRequest) (*model.LL
 	if e := inv.endedWith(); e != nil {
 		return endResponse(e), nil // the run ended: no model call of any agent of the invocation
 	}
+	if req.Tools == nil {
+		req.Tools = map[string]any{}
+	}
+	req.Tools[continueTool] = h.cont
+	req.Contents = unwrapContinues(req.Contents)
 	params := hooksgenai.Params{Model: req.Model, Contents: req.Contents, Config: req.Config}
+	if inv.streaming && h.streams {
+		return inv.beforeStreamed(ctx, req, params)
+	}
 	step, err := inv.run.BeforeModelRequest(ctx, hooksgenai.Request(params))
 	if err != nil {
 		return nil, inv.fail(err)
@@ -57,12 +66,16 @@ func (h *Hooks) beforeModel(ctx agent.Context, req *model.LLMRequest) (*model.LL
 }
 
 // afterModel runs the AfterModelResponse hooks on the final response of
-// the call; a partial (streamed) response goes on without its text, which
-// the final one carries after the hooks.
+// the call. A partial (streamed) response goes through the stream hooks
+// (stream.go) when the chain has some; else it goes on without its text,
+// which the final one carries after the hooks.
 func (h *Hooks) afterModel(ctx agent.Context, resp *model.LLMResponse, respErr error) (*model.LLMResponse, error) {
 	inv := h.get(ctx.InvocationID())
 	if inv == nil {
 		return nil, errNoRun
+	}
+	if b := inv.bridgeOf(ctx, resp, respErr); b != nil {
+		return inv.afterStreamed(ctx, b, resp, respErr)
 	}
 	if resp != nil && resp.Partial {
 		held := *resp
@@ -106,7 +119,8 @@ func (h *Hooks) afterModel(ctx agent.Context, resp *model.LLMResponse, respErr e
 func modelKey(ctx agent.Context) string { return ctx.Branch() + "\x00" + ctx.AgentName() }
 
 // reply is the LLMResponse of the hooks' reply (orig: the model's; nil
-// for a hook's answer), recording a final reply as the run's output.
+// for a hook's answer), recording a final reply as the run's output. A
+// Continue makes the reply call continueTool (see continue.go).
 func (inv *invocation) reply(ctx agent.Context, orig *genai.GenerateContentResponse, reply hooks.ModelReply) (*model.LLMResponse, error) {
 	if reply.End != nil {
 		return inv.end(ctx, reply.End), nil
@@ -118,7 +132,14 @@ func (inv *invocation) reply(ctx agent.Context, orig *genai.GenerateContentRespo
 	if len(reply.Response.ToolCalls) == 0 {
 		inv.mu.Lock()
 		inv.output = reply.Response.Text
+		goOn := reply.Continue != "" && inv.continues < maxContinues
+		if goOn {
+			inv.continues++
+		}
 		inv.mu.Unlock()
+		if goOn {
+			content = &genai.Content{Role: content.Role, Parts: append(slices.Clone(content.Parts), continueCall(reply.Continue))}
+		}
 	}
 	return &model.LLMResponse{Content: content, TurnComplete: true}, nil
 }

@@ -26,19 +26,38 @@
 //     error is an error result the after-hooks may redact.
 //   - End stops the invocation (EndInvocation): the End's output is the
 //     last reply. A hook's canned answer (Respond) is the model's reply.
+//   - Continue on a final reply calls the model again with the reply and
+//     a user message saying Continue's text. ADK's flow stops at a reply
+//     without function calls, so the reply carries a call of the plugin's
+//     own tool, "hooks_continue" (never declared to the model), whose
+//     response is the message; the plugin turns that call and response
+//     back into the user message before the next model call. The app's
+//     events show that call and response; the hooks and the model never
+//     see them. At most 20 Continues per invocation; past that a Continue
+//     is ignored.
 //   - A hook failing under FailRun is the error ADK's runner yields.
 //     Model errors are ADK's (OnModelError is left to the app).
 //
-// # What is not covered
+// # Streaming and request fields
 //
-//   - Continue: ADK's flow has no turn to add after a final reply from a
-//     model callback; a Continue is ignored.
-//   - Streaming (StreamingModeSSE): partial responses bypass the model
-//     hooks' rewrite, so the plugin holds their text back (a partial event
-//     carries none) and the final, aggregated response goes through the
-//     hooks. ADK's own streaming tools bypass every tool callback (adk-go
-//     issue 1515): no hook sees their calls; do not offer them under a
-//     guard.
+//   - Streaming (StreamingModeSSE): with a stream hook (hooks.StreamHook)
+//     in the chain, each partial response's text (and thoughts, as
+//     reasoning) goes through the stream hooks as it comes, and the
+//     partial event carries what they let through; the final response is
+//     the reply after AfterModelResponse. ADK splits a model call across
+//     its callbacks, so the call's hooks.Run.StreamModel runs on a
+//     goroutine of its own, fed by the after-model callbacks, from the
+//     before-model callback to the final response (or the invocation's
+//     end). Without a stream hook, partial text is held back (a partial
+//     event carries none) and only the final response goes through the
+//     hooks, so a redaction in AfterModelResponse alone reaches no event
+//     either. ADK's own streaming tools bypass every tool callback
+//     (adk-go issue 1515): no hook sees their calls; do not offer them
+//     under a guard.
+//   - Tool choice and settings are what LLMRequest.Config carries (its
+//     function calling config, temperature, topP, maxOutputTokens, stop
+//     sequences), read and written as adapters/genai does; thought parts
+//     are the reply's Reasoning.
 package adk
 
 import (
@@ -48,6 +67,7 @@ import (
 
 	"google.golang.org/adk/v2/agent"
 	"google.golang.org/adk/v2/plugin"
+	"google.golang.org/adk/v2/tool"
 	"google.golang.org/genai"
 
 	"github.com/rienda/hooks"
@@ -64,22 +84,27 @@ type Options struct {
 
 // Hooks is the state of one Plugin: the run of each invocation.
 type Hooks struct {
-	chain *hooks.Chain
-	host  hooks.Host
-	mu    sync.Mutex
-	runs  map[string]*invocation // by invocation ID
+	chain   *hooks.Chain
+	host    hooks.Host
+	mu      sync.Mutex
+	runs    map[string]*invocation // by invocation ID
+	cont    tool.Tool              // continueTool
+	streams bool                   // the chain has stream hooks: partial responses go through them
 }
 
 // invocation is one ADK invocation under a run.
 type invocation struct {
-	run    *hooks.Run
-	owned  bool // the plugin started run and ends it
-	mu     sync.Mutex
-	models map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
-	tools  map[string]*hooks.ToolStep   // by call ID
-	output string                       // the last final reply
-	ended  *hooks.End                   // a hook ended the run
-	err    error                        // a hook failed the run
+	run       *hooks.Run
+	owned     bool // the plugin started run and ends it
+	mu        sync.Mutex
+	models    map[string][]hooks.ModelStep // BeforeModel's steps not yet after-ed, oldest first, by agent and branch
+	tools     map[string]*hooks.ToolStep   // by call ID
+	output    string                       // the last final reply
+	continues int                          // the Continues honoured so far
+	streaming bool                         // the invocation streams (StreamingModeSSE)
+	bridges   map[string][]*bridge         // streamed model calls under way, by agent and branch
+	ended     *hooks.End                   // a hook ended the run
+	err       error                        // a hook failed the run
 }
 
 // Plugin is an ADK plugin that runs every invocation of the app under
@@ -94,7 +119,11 @@ func New(chain *hooks.Chain, opts Options) (*plugin.Plugin, *Hooks, error) {
 	if chain == nil {
 		return nil, nil, errors.New("adk: Plugin needs a chain")
 	}
-	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}}
+	cont, err := newContinueTool()
+	if err != nil {
+		return nil, nil, err
+	}
+	h := &Hooks{chain: chain, host: opts.Host, runs: map[string]*invocation{}, cont: cont, streams: streams(chain)}
 	name := opts.Name
 	if name == "" {
 		name = "hooks"
@@ -123,7 +152,10 @@ func (h *Hooks) get(id string) *invocation {
 // beforeRun starts the invocation's run, or takes the one the context
 // carries.
 func (h *Hooks) beforeRun(ctx agent.InvocationContext) (*genai.Content, error) {
-	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}}
+	inv := &invocation{tools: map[string]*hooks.ToolStep{}, models: map[string][]hooks.ModelStep{}, bridges: map[string][]*bridge{}}
+	if rc := ctx.RunConfig(); rc != nil {
+		inv.streaming = rc.StreamingMode == agent.StreamingModeSSE
+	}
 	if run, ok := hooks.RunFromContext(ctx); ok && run != nil {
 		inv.run = run
 	} else {
@@ -149,7 +181,11 @@ func (h *Hooks) afterRun(ctx agent.InvocationContext) {
 	inv := h.runs[ctx.InvocationID()]
 	delete(h.runs, ctx.InvocationID())
 	h.mu.Unlock()
-	if inv == nil || !inv.owned {
+	if inv == nil {
+		return
+	}
+	inv.stopBridges()
+	if !inv.owned {
 		return
 	}
 	inv.mu.Lock()

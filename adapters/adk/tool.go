@@ -14,6 +14,9 @@ import (
 // hook rewrote are left in args (ADK runs the tool with them); a refusal
 // or a hook's answer is the result, and the tool does not run.
 func (h *Hooks) beforeTool(ctx agent.Context, t tool.Tool, args map[string]any) (map[string]any, error) {
+	if t.Name() == continueTool {
+		return nil, nil // the plugin's own: not a call of the app's
+	}
 	inv := h.get(ctx.InvocationID())
 	if inv == nil {
 		return nil, errNoRun
@@ -43,7 +46,10 @@ func (h *Hooks) beforeTool(ctx agent.Context, t tool.Tool, args map[string]any) 
 // afterTool runs the AfterToolExecute hooks on the tool's result (or its
 // error) and returns what the model reads; nil when the hooks changed
 // nothing.
-func (h *Hooks) afterTool(ctx agent.Context, _ tool.Tool, _, result map[string]any, toolErr error) (map[string]any, error) {
+func (h *Hooks) afterTool(ctx agent.Context, t tool.Tool, _, result map[string]any, toolErr error) (map[string]any, error) {
+	if t.Name() == continueTool {
+		return nil, nil
+	}
 	inv := h.get(ctx.InvocationID())
 	if inv == nil {
 		return nil, errNoRun

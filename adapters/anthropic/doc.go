@@ -50,6 +50,21 @@
 //     tool: unless a hook replaced them, the model reads an error result
 //     naming the key. A tool reads the model's text only when it decodes
 //     to exactly what the hooks saw and left.
+//   - ToolChoice is tool_choice (auto, any as required, none, or a tool
+//     by name); Settings are max_tokens, stop_sequences, temperature and
+//     top_p (the SDK has no field for these two: set them with
+//     params.SetExtraFields, where the hooks read and write them) and the
+//     other extra fields as Provider. Unchanged, they are sent as params
+//     had them; a hook's change is sent (disable_parallel_tool_use kept;
+//     max_tokens, which the API requires, kept when a hook clears it); a
+//     choice or setting no API accepts fails the call naming it.
+//   - Thinking blocks are the reply's Reasoning (thinking deltas stream as
+//     Chunk.Reasoning). They go back in the conversation intact, signature
+//     and all, when no hook changed the reasoning; when a hook changed or
+//     dropped it they are left out, since an altered block fails its
+//     signature and the model must not read what a hook took away (with
+//     extended thinking on, the API then refuses the next call of a
+//     tool-use turn: redact reasoning of final replies, or in the stream).
 //
 // # Tools
 //
@@ -76,8 +91,9 @@
 //     cache_control.
 //   - The model reads a result's Text, or the JSON of its Value when Text
 //     is empty; Value is not sent beside a Text.
-//   - Hooks do not see thinking, server tool blocks (web search, code
-//     execution), images or documents; they stay in the messages. A
+//   - Hooks do not see redacted thinking, server tool blocks (web search,
+//     code execution), images or documents; they stay in the messages.
+//     Thinking in the request's history is not shown either. A
 //     pause_turn reply (a long server tool turn) is sent back as it is
 //     and the model called again, as the API asks: the hooks see each
 //     part as a reply of its own.

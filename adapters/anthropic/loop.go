@@ -28,7 +28,7 @@ type Messages interface {
 type Tool func(ctx context.Context, arguments json.RawMessage) (hooks.ToolResult, error)
 
 // DefaultMaxTurns bounds a Loop whose MaxTurns is zero.
-const DefaultMaxTurns = 32
+const DefaultMaxTurns = adapt.DefaultMaxTurns
 
 // ErrMaxTurns is the error of a loop that made MaxTurns model calls
 // without a final reply.
@@ -110,22 +110,16 @@ type Result struct {
 // AfterRun hooks run exactly once. Tool calls of one reply run one after
 // another, in the reply's order, unless Parallel allows more at once.
 func (l *Loop) Run(ctx context.Context, run *hooks.Run, params sdk.MessageNewParams) (Result, error) {
-	if l.Messages == nil {
-		return Result{}, errors.New("anthropic: Loop.Messages is nil")
-	}
-	if run == nil {
-		return Result{}, errors.New("anthropic: Loop.Run needs a run (hooks.Chain.Start)")
-	}
-	if err := l.check(params); err != nil {
-		return Result{}, err
-	}
-	limit := l.MaxTurns
-	if limit <= 0 {
-		limit = DefaultMaxTurns
-	}
-	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "toolu_hooks_"}
-	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
+	r, err := adapt.Drive(ctx, l.setup("Run", params, nil), provider{l}, run, params)
 	return Result(r), err
+}
+
+// setup is what adapt.Drive checks and runs.
+func (l *Loop) setup(method string, params sdk.MessageNewParams, deliver func(hooks.Chunk) error) adapt.Setup {
+	_, streams := l.Messages.(StreamingMessages)
+	return adapt.Setup{Adapter: "anthropic", Method: method, Client: "Messages", HasClient: l.Messages != nil,
+		Streams: "NewStreaming", CanStream: streams, Deliver: deliver, Tools: adapt.Lookup(l.Tools, l.Handlers),
+		Check: l.check(params), MaxTurns: l.MaxTurns, Parallel: l.Parallel, IDPrefix: "toolu_hooks_", ErrMaxTurns: ErrMaxTurns}
 }
 
 // check says which custom tool params offers that the loop has no
@@ -154,12 +148,9 @@ func (provider) WithMessages(p sdk.MessageNewParams, msgs []sdk.MessageParam) sd
 func (provider) Request(p sdk.MessageNewParams) hooks.ModelRequest { return Request(p) }
 
 func (pr provider) Call(ctx context.Context, params sdk.MessageNewParams, req hooks.ModelRequest) (*sdk.Message, hooks.ModelResponse, error) {
-	sent, err := Params(params, req)
+	sent, err := pr.sent(params, req)
 	if err != nil {
 		return nil, hooks.ModelResponse{}, err
-	}
-	if pr.l.OneSystemBlock {
-		sent.System = oneSystemBlock(sent.System)
 	}
 	msg, err := pr.l.Messages.New(ctx, sent, pr.l.Options...)
 	if err != nil {
@@ -167,6 +158,15 @@ func (pr provider) Call(ctx context.Context, params sdk.MessageNewParams, req ho
 	}
 	resp, err := Response(msg)
 	return msg, resp, err
+}
+
+// sent is params carrying req, as the loop sends it.
+func (pr provider) sent(params sdk.MessageNewParams, req hooks.ModelRequest) (sdk.MessageNewParams, error) {
+	sent, err := Params(params, req)
+	if err == nil && pr.l.OneSystemBlock {
+		sent.System = oneSystemBlock(sent.System)
+	}
+	return sent, err
 }
 
 func (provider) Assistant(msg *sdk.Message, resp hooks.ModelResponse) (sdk.MessageParam, error) {
@@ -188,15 +188,10 @@ func (provider) Paused(msg *sdk.Message) bool { return msg.StopReason == sdk.Sto
 
 // ToolResults is one user message with the calls' tool_result blocks.
 func (provider) ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]sdk.MessageParam, error) {
-	blocks := make([]sdk.ContentBlockParamUnion, 0, len(calls))
-	for i, call := range calls {
-		block, err := ToolResultBlock(call.ID, results[i])
-		if err != nil {
-			return nil, err
-		}
-		blocks = append(blocks, block)
-	}
-	return []sdk.MessageParam{sdk.NewUserMessage(blocks...)}, nil
+	blocks, err := adapt.Each(calls, results, func(call hooks.ToolCall, res hooks.ToolResult) (sdk.ContentBlockParamUnion, error) {
+		return ToolResultBlock(call.ID, res)
+	})
+	return []sdk.MessageParam{sdk.NewUserMessage(blocks...)}, err
 }
 
 // oneSystemBlock merges blocks into one text block saying their texts

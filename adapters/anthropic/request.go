@@ -20,10 +20,14 @@ import (
 // (hooks.Message.WithRaw), so that Params sends a message whose parts no
 // hook changed as it was. Model is params.Model; Tools are the tools
 // offered (a custom tool's input_schema as its Schema, a server tool by
-// name only).
+// name only). ToolChoice is tool_choice (any reads as required);
+// Settings are max_tokens, stop_sequences, temperature and top_p (which
+// the SDK carries as extra fields: SetExtraFields) and the other extra
+// fields as Provider.
 func Request(params sdk.MessageNewParams) hooks.ModelRequest {
 	req := hooks.ModelRequest{System: systemText(params.System), Messages: make([]hooks.Message, 0, len(params.Messages)),
-		Model: string(params.Model), Tools: toolSpecs(params.Tools)}
+		Model: string(params.Model), Tools: toolSpecs(params.Tools),
+		ToolChoice: toolChoice(params.ToolChoice), Settings: settings(params)}
 	for i := range params.Messages {
 		req.Messages = append(req.Messages, split(&params.Messages[i])...)
 	}
@@ -48,6 +52,14 @@ func Request(params sdk.MessageNewParams) hooks.ModelRequest {
 // mode; a new one is a custom tool), and a tool choice naming a tool no
 // longer offered is dropped. Tools nil (a request built without them)
 // keeps base's.
+//
+// A ToolChoice or Settings the hooks left as Request read them sends
+// base's own values. A changed ToolChoice is sent as tool_choice (required:
+// any; a name: that tool, which must be offered), keeping base's
+// disable_parallel_tool_use. Changed Settings replace stop_sequences,
+// temperature, top_p and the extra fields (a nil field is omitted: the
+// API's default) and max_tokens, which the API requires: MaxTokens nil
+// keeps base's. A choice or setting no API accepts is an error naming it.
 func Params(base sdk.MessageNewParams, req hooks.ModelRequest) (sdk.MessageNewParams, error) {
 	parts, err := hooks.RebuildMessages(req.Messages, buildPart)
 	if err != nil {
@@ -58,6 +70,9 @@ func Params(base sdk.MessageNewParams, req hooks.ModelRequest) (sdk.MessageNewPa
 	out.Messages = assemble(parts)
 	if err := withTools(&out, req); err != nil {
 		return base, fmt.Errorf("anthropic: %w", err)
+	}
+	if err := withChoice(&out, base, req); err != nil {
+		return base, err
 	}
 	return out, nil
 }

@@ -11,7 +11,8 @@ import (
 
 // Response converts the model's message into the response the hooks see:
 // its text blocks (joined) and its tool_use blocks, with input decoded by
-// hooks.ParseArguments. Thinking and server tool blocks are not shown.
+// hooks.ParseArguments; its thinking blocks' text is Reasoning (redacted
+// thinking is encrypted: not shown). Server tool blocks are not shown.
 // Usage counts every input token in InputTokens (cache reads and writes
 // included, which the API counts apart); StopReason is the stop_reason in
 // the hooks' words (refusal: content_filter).
@@ -24,6 +25,8 @@ func Response(msg *sdk.Message) (hooks.ModelResponse, error) {
 		switch b.Type {
 		case "text":
 			resp.Text += b.Text
+		case "thinking":
+			resp.Reasoning += b.Thinking
 		case "tool_use":
 			args, _ := hooks.ParseArguments(b.Input) // on error the model's text is kept
 			resp.ToolCalls = append(resp.ToolCalls, hooks.ToolCall{ID: b.ID, Name: b.Name, Arguments: args})
@@ -37,6 +40,16 @@ func Response(msg *sdk.Message) (hooks.ModelResponse, error) {
 // the model's input JSON kept) carrying the hooks' text when a hook
 // rewrote it. msg is nil when a hook answered instead of the model: the
 // message is then made from resp alone.
+//
+// Thinking blocks are sent back intact, signatures included, when no hook
+// changed the reasoning (resp.Reasoning is the text of msg's thinking
+// blocks). When a hook changed or dropped it, the thinking blocks are
+// left out: a block with altered text fails its signature and an unsigned
+// one cannot be made, and the model must not read reasoning a hook took
+// away. The hook's text is not sent either. With extended thinking on, the
+// API wants the thinking of a tool-use turn back: a hook that changes the
+// reasoning of a reply with tool calls makes the next call of the loop
+// fail, so redact reasoning on final replies (or in the stream) only.
 func AssistantMessage(msg *sdk.Message, resp hooks.ModelResponse) (sdk.MessageParam, error) {
 	now := hooks.Message{Role: "assistant"}
 	if msg != nil {
@@ -48,7 +61,11 @@ func AssistantMessage(msg *sdk.Message, resp hooks.ModelResponse) (sdk.MessagePa
 	if err != nil {
 		return sdk.MessageParam{}, fmt.Errorf("anthropic: %w", err)
 	}
-	return assemble(parts)[0], nil
+	m := assemble(parts)[0]
+	if resp.Reasoning != thinking(msg) {
+		m = withoutThinking(m)
+	}
+	return m, nil
 }
 
 // ToolResultBlock is the tool_result block that answers the call callID

@@ -3,65 +3,35 @@ package anthropic_test
 import (
 	"encoding/json"
 	"fmt"
-	"io"
-	"net/http"
-	"net/http/httptest"
 	"strings"
-	"sync"
 	"testing"
 
 	sdk "github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/require"
 )
 
 // fakeAPI is a Messages API endpoint: it records each request body and
 // answers with its replies in turn.
 type fakeAPI struct {
-	t       testing.TB
-	mu      sync.Mutex
-	bodies  [][]byte
-	replies []string
-	client  sdk.Client
+	*adapttest.Replies
+	t      testing.TB
+	client sdk.Client
 }
 
 func newFakeAPI(t testing.TB, replies ...string) *fakeAPI {
-	f := &fakeAPI{t: t, replies: replies}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	f.client = sdk.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("sk-ant-test"),
-		option.WithMaxRetries(0), option.WithHTTPClient(srv.Client()))
+	f := &fakeAPI{Replies: adapttest.NewReplies(t, "/v1/messages", `{"type":"error","error":{"type":"api_error","message":"no more replies"}}`, replies...), t: t}
+	f.client = sdk.NewClient(option.WithBaseURL(f.URL), option.WithAPIKey("sk-ant-test"),
+		option.WithMaxRetries(0), option.WithHTTPClient(f.Client))
 	return f
-}
-
-func (f *fakeAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if r.Method != http.MethodPost || r.URL.Path != "/v1/messages" || err != nil {
-		http.Error(w, "unexpected request "+r.Method+" "+r.URL.Path, http.StatusNotFound)
-		return
-	}
-	f.mu.Lock()
-	n := len(f.bodies)
-	f.bodies = append(f.bodies, body)
-	f.mu.Unlock()
-	if n >= len(f.replies) {
-		f.t.Errorf("request %d: the test scripted only %d replies", n+1, len(f.replies))
-		http.Error(w, `{"type":"error","error":{"type":"api_error","message":"no more replies"}}`, http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	_, _ = io.WriteString(w, f.replies[n])
 }
 
 // messages is the SDK service the loop calls.
 func (f *fakeAPI) messages() *sdk.MessageService { return &f.client.Messages }
 
 // requests are the bodies received so far.
-func (f *fakeAPI) requests() [][]byte {
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	return append([][]byte(nil), f.bodies...)
-}
+func (f *fakeAPI) requests() [][]byte { return f.Requests() }
 
 // body is request i decoded into raw fields.
 func (f *fakeAPI) body(i int) map[string]json.RawMessage {

@@ -23,8 +23,8 @@ type StreamingMessages interface {
 // Index is the content block's), and the wraps and AfterModelResponse run
 // on the message the SDK's Accumulate assembled. The message is returned
 // for AssistantMessage (nil when a hook answered or ended the run, or the
-// call failed). Thinking deltas are not delivered: hooks do not see
-// thinking (Response), so no hook could keep a secret out of it.
+// call failed). Thinking deltas are Chunk.Reasoning; signatures are not
+// delivered (they are kept in the message).
 func StreamModel(ctx context.Context, run *hooks.Run, messages StreamingMessages, params sdk.MessageNewParams,
 	deliver func(hooks.Chunk) error, opts ...option.RequestOption) (hooks.ModelReply, *sdk.Message, error) {
 	if messages == nil || run == nil {
@@ -72,7 +72,7 @@ func streamMessage(stream *ssestream.Stream[sdk.MessageStreamEventUnion], yield 
 	return msg, nil
 }
 
-// yieldEvent passes one event's text or tool_use piece to yield.
+// yieldEvent passes one event's text, thinking or tool_use piece to yield.
 func yieldEvent(ev sdk.MessageStreamEventUnion, yield func(hooks.Chunk) error) error {
 	switch ev.Type {
 	case "content_block_start":
@@ -84,6 +84,10 @@ func yieldEvent(ev sdk.MessageStreamEventUnion, yield func(hooks.Chunk) error) e
 		case "text_delta":
 			if d.Text != "" {
 				return yield(hooks.Chunk{Text: d.Text})
+			}
+		case "thinking_delta":
+			if d.Thinking != "" {
+				return yield(hooks.Chunk{Reasoning: d.Thinking})
 			}
 		case "input_json_delta":
 			if d.PartialJSON != "" {

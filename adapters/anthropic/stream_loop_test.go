@@ -18,7 +18,7 @@ func TestLoopRunStreamStreamsEveryTurnThroughTheHooks(t *testing.T) {
 		messageEvents(split("The key is "+secret+".", 4)),
 	}
 	n := 0
-	api.next = func() []string { n++; return turns[n-1] }
+	api.Next = func() []string { n++; return turns[n-1] }
 	got := newReceived()
 	var read []string
 	run := startRun(t, redactor{})
@@ -27,11 +27,11 @@ func TestLoopRunStreamStreamsEveryTurnThroughTheHooks(t *testing.T) {
 			read = append(read, string(args))
 			return hooks.ToolResult{Text: "sk notes"}, nil
 		}}}
-	res, err := loop.RunStream(context.Background(), run, userParams("read my notes"), got.deliver)
+	res, err := loop.RunStream(context.Background(), run, userParams("read my notes"), got.Deliver)
 	require.NoError(t, err)
 	assert.Equal(t, []string{`{"path":"notes.txt"}`}, read)
 	assert.Equal(t, 2, res.Turns)
-	assert.Equal(t, "Reading.The key is [REDACTED].", got.text.String())
+	assert.Equal(t, "Reading.The key is [REDACTED].", got.Text())
 	assert.Equal(t, "The key is [REDACTED].", res.Output)
 	raw, err := json.Marshal(res.Messages)
 	require.NoError(t, err)

@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,66 +13,22 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/rienda/hooks"
 	hooksanthropic "github.com/rienda/hooks/adapters/anthropic"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// sseAPI is an endpoint that answers every request with one stream of
-// server-sent events, written one event at a time; before each event it
-// may wait for the test (gate), so a test can tell that the caller got a
-// chunk while the stream was still open.
+// sseAPI is a streaming endpoint (adapttest.SSE) with the SDK's client.
 type sseAPI struct {
-	mu     sync.Mutex
-	bodies [][]byte
-	events []string
-	next   func() []string              // non-nil: the events of each request, in turn
-	gate   func(i int, r *http.Request) // called before event i is written
+	*adapttest.SSE
 	client sdk.Client
-	path   string
 }
 
 func newSSEAPI(t testing.TB, path string, events ...string) *sseAPI {
-	f := &sseAPI{events: events, path: path}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	f.client = sdk.NewClient(option.WithBaseURL(srv.URL), option.WithAPIKey("sk-ant-test"),
-		option.WithMaxRetries(0), option.WithHTTPClient(srv.Client()))
+	f := &sseAPI{SSE: adapttest.NewSSE(t, path, events...)}
+	f.client = sdk.NewClient(option.WithBaseURL(f.URL), option.WithAPIKey("sk-ant-test"),
+		option.WithMaxRetries(0), option.WithHTTPClient(f.Client))
 	return f
-}
-
-func (f *sseAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if r.Method != http.MethodPost || r.URL.Path != f.path || err != nil {
-		http.Error(w, "unexpected request "+r.Method+" "+r.URL.Path, http.StatusNotFound)
-		return
-	}
-	f.mu.Lock()
-	f.bodies = append(f.bodies, body)
-	events := f.events
-	if f.next != nil {
-		events = f.next()
-	}
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "text/event-stream")
-	for i, ev := range events {
-		if f.gate != nil {
-			f.gate(i, r)
-		}
-		if _, err := io.WriteString(w, ev); err != nil {
-			return // the client closed the stream
-		}
-		w.(http.Flusher).Flush()
-	}
-}
-
-func (f *sseAPI) body(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	require.Greater(t, len(f.bodies), i)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(f.bodies[i], &m))
-	return m
 }
 
 // messageEvents is a message streamed as texts, then tool_use blocks,
@@ -107,74 +59,24 @@ func messageEvents(texts []string, calls ...call) []string {
 		ev("message_stop", `{"type":"message_stop"}`))
 }
 
-// secret is an API key that must reach no chunk.
-const secret = "sk-live-0123456789abcdefghijABCDEF"
+const secret = adapttest.Secret
 
-var keyPattern = regexp.MustCompile(`sk-live-[A-Za-z0-9]{26}`)
+type redactor = adapttest.Redactor
 
-// redactor redacts keys of secret's shape in the stream and in the reply.
-type redactor struct{}
+var (
+	newReceived = adapttest.NewReceived
+	split       = adapttest.Split
+)
 
-func (redactor) Name() string  { return "redact" }
-func (redactor) HoldBack() int { return len(secret) - 1 }
-func (redactor) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
-	if !keyPattern.MatchString(text) {
-		return nil, nil
-	}
-	out := keyPattern.ReplaceAllString(text, "[REDACTED]")
-	return &hooks.StreamPatch{Text: &out}, nil
-}
-func (redactor) AfterModelResponse(_ *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
-	out := keyPattern.ReplaceAllString(resp.Text, "[REDACTED]")
-	return &hooks.ModelResponsePatch{Text: &out}, nil
-}
-
-// received is what deliver got.
-type received struct {
-	mu     sync.Mutex
-	chunks []hooks.Chunk
-	text   strings.Builder
-	first  chan struct{} // closed on the first text
-}
-
-func newReceived() *received { return &received{first: make(chan struct{})} }
-
-func (r *received) deliver(ch hooks.Chunk) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if ch.Text != "" && r.text.Len() == 0 {
-		close(r.first)
-	}
-	r.chunks = append(r.chunks, ch)
-	r.text.WriteString(ch.Text)
-	return nil
-}
-
-func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run {
-	t.Helper()
-	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(func(d hooks.Diagnostic) { t.Errorf("diagnostic: %s at %s: %v", d.Hook, d.Point, d.Err) }))
-	require.NoError(t, err)
-	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{Input: "test"})
-	require.NoError(t, err)
-	return run
-}
-
-// split cuts s into pieces of n bytes.
-func split(s string, n int) []string {
-	var out []string
-	for i := 0; i < len(s); i += n {
-		out = append(out, s[i:min(i+n, len(s))])
-	}
-	return out
-}
+func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run { return adapttest.StartRun(t, hs...) }
 
 func TestStreamModelDeliversMessageChunksWhileTheStreamIsOpen(t *testing.T) {
 	api := newSSEAPI(t, "/v1/messages", messageEvents([]string{"Hello", ", world"})...)
 	got := newReceived()
-	api.gate = func(i int, _ *http.Request) {
+	api.Gate = func(i int, _ *http.Request) {
 		if i == 3 { // the second text (event 3) waits until the caller has the first
 			select {
-			case <-got.first:
+			case <-got.First:
 			case <-time.After(10 * time.Second):
 				t.Error("the first chunk did not reach the caller while the stream was open")
 			}
@@ -185,16 +87,16 @@ func TestStreamModelDeliversMessageChunksWhileTheStreamIsOpen(t *testing.T) {
 		after = resp
 		return nil, nil
 	}})
-	reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("hi"), got.deliver)
+	reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("hi"), got.Deliver)
 	require.NoError(t, err)
-	assert.Equal(t, "Hello, world", got.text.String())
+	assert.Equal(t, "Hello, world", got.Text())
 	assert.Equal(t, "Hello, world", after.Text, "AfterModelResponse sees the assembled reply")
 	assert.Equal(t, hooks.Usage{InputTokens: 11, OutputTokens: 7}, after.Usage, "and what the streamed call cost")
 	assert.Equal(t, hooks.StopEndTurn, after.StopReason)
 	assert.Equal(t, "Hello, world", reply.Response.Text)
 	require.NotNil(t, msg)
 	assert.Equal(t, "Hello, world", msg.Content[0].Text)
-	assert.Equal(t, true, api.body(t, 0)["stream"])
+	assert.Equal(t, true, api.Body(t, 0)["stream"])
 }
 
 func TestStreamModelKeepsASecretOutOfEveryMessageChunk(t *testing.T) {
@@ -203,12 +105,12 @@ func TestStreamModelKeepsASecretOutOfEveryMessageChunk(t *testing.T) {
 		api := newSSEAPI(t, "/v1/messages", messageEvents(split(text, size))...)
 		got := newReceived()
 		run := startRun(t, redactor{})
-		reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("key?"), got.deliver)
+		reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("key?"), got.Deliver)
 		require.NoError(t, err)
-		for _, ch := range got.chunks {
+		for _, ch := range got.Chunks() {
 			assert.NotContains(t, ch.Text, "sk-live", "chunk size %d", size)
 		}
-		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.text.String(), "chunk size %d", size)
+		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.Text(), "chunk size %d", size)
 		rec, err := hooksanthropic.AssistantMessage(msg, reply.Response)
 		require.NoError(t, err)
 		raw, err := json.Marshal(rec)
@@ -226,10 +128,10 @@ func TestStreamModelStreamsAndAssemblesToolUseBlocks(t *testing.T) {
 		after = resp
 		return nil, nil
 	}})
-	_, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("go"), got.deliver)
+	_, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("go"), got.Deliver)
 	require.NoError(t, err)
 	args := map[int]string{}
-	for _, ch := range got.chunks {
+	for _, ch := range got.Chunks() {
 		if ch.ToolCall != nil {
 			args[ch.ToolCall.Index] += ch.ToolCall.Arguments
 		}
@@ -244,7 +146,7 @@ func TestStreamModelEndClosesTheMessageStream(t *testing.T) {
 	texts := []string{"one ", "two ", "STOP", " three", " four"}
 	api := newSSEAPI(t, "/v1/messages", messageEvents(texts)...)
 	hungUp := make(chan bool, 1)
-	api.gate = func(i int, r *http.Request) {
+	api.Gate = func(i int, r *http.Request) {
 		if i == 6 { // after STOP (event 4): the client must hang up, not read on
 			select {
 			case <-r.Context().Done():
@@ -257,10 +159,10 @@ func TestStreamModelEndClosesTheMessageStream(t *testing.T) {
 	got := newReceived()
 	stop := stopAt{}
 	run := startRun(t, stop)
-	reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("go"), got.deliver)
+	reply, msg, err := hooksanthropic.StreamModel(context.Background(), run, &api.client.Messages, userParams("go"), got.Deliver)
 	require.NoError(t, err)
 	assert.True(t, <-hungUp, "the End closes the HTTP stream")
-	assert.Equal(t, "one two ", got.text.String())
+	assert.Equal(t, "one two ", got.Text())
 	require.NotNil(t, reply.End)
 	assert.Nil(t, msg)
 }

@@ -47,6 +47,18 @@
 //   - Usage is the usage metadata (input: prompt and tool-use prompt
 //     tokens, cached ones included; output: candidates and thoughts);
 //     StopReason the finish reason in the hooks' words.
+//   - ToolChoice is the function calling config (AUTO: auto, NONE: none,
+//     ANY: required, with the one function it allows as Name; VALIDATED
+//     reads as auto); Settings are temperature, topP, maxOutputTokens,
+//     stopSequences and HTTPOptions.ExtraBody as Provider. Unchanged,
+//     they are sent as the Config had them; a hook's change is sent (on a
+//     copy of the Config); a choice or setting no API accepts fails the
+//     call naming it.
+//   - Thought parts (ThinkingConfig.IncludeThoughts) are the reply's
+//     Reasoning and stream as Chunk.Reasoning. They go back in the
+//     conversation when no hook changed the reasoning, and are left out
+//     when one did; the signatures on other parts (a function call's)
+//     stay.
 //
 // # What is lossy
 //
@@ -60,7 +72,10 @@
 //     signature. A "system" message a hook inserts is sent as a user
 //     content (Gemini contents have no system role).
 //   - The model reads a result's Text, or its Value when Text is empty.
-//   - Tool choice, generation settings and thinking settings are not in
-//     the hooks' request yet: they are sent as the Config has them,
-//     except that allowed function names no longer offered are dropped.
+//   - Thinking settings (ThinkingConfig) and the other generation
+//     settings (topK, penalties, seed, ...) are not in the hooks' request:
+//     they are sent as the Config has them. Several allowed functions
+//     under ANY read as required; the names are sent as they were unless
+//     a hook changes the choice (allowed names no longer offered are
+//     dropped).
 package genai

@@ -3,13 +3,12 @@ package genai_test
 import (
 	"context"
 	"encoding/json"
-	"regexp"
-	"strings"
 	"sync"
 	"testing"
 
 	"github.com/rienda/hooks"
 	hooksgenai "github.com/rienda/hooks/adapters/genai"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 	sdk "google.golang.org/genai"
@@ -87,57 +86,13 @@ func functionResponse(t *testing.T, part map[string]any) map[string]any {
 	return r
 }
 
-// secret is an API key that must reach no chunk.
-const secret = "sk-live-0123456789abcdefghijABCDEF"
+const secret = adapttest.Secret
 
-var keyPattern = regexp.MustCompile(`sk-live-[A-Za-z0-9]{26}`)
+type (
+	redactor = adapttest.Redactor
+	received = adapttest.Received
+)
 
-// redactor redacts keys of secret's shape in the stream and in the reply.
-type redactor struct{}
+var split = adapttest.Split
 
-func (redactor) Name() string  { return "redact" }
-func (redactor) HoldBack() int { return len(secret) - 1 }
-func (redactor) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
-	if !keyPattern.MatchString(text) {
-		return nil, nil
-	}
-	out := keyPattern.ReplaceAllString(text, "[REDACTED]")
-	return &hooks.StreamPatch{Text: &out}, nil
-}
-func (redactor) AfterModelResponse(_ *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
-	out := keyPattern.ReplaceAllString(resp.Text, "[REDACTED]")
-	return &hooks.ModelResponsePatch{Text: &out}, nil
-}
-
-// received is what deliver got.
-type received struct {
-	mu     sync.Mutex
-	chunks []hooks.Chunk
-	text   strings.Builder
-}
-
-func (r *received) deliver(ch hooks.Chunk) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	r.chunks = append(r.chunks, ch)
-	r.text.WriteString(ch.Text)
-	return nil
-}
-
-func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run {
-	t.Helper()
-	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(func(d hooks.Diagnostic) { t.Errorf("diagnostic: %s at %s: %v", d.Hook, d.Point, d.Err) }))
-	require.NoError(t, err)
-	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{Input: "test"})
-	require.NoError(t, err)
-	return run
-}
-
-// split cuts s into pieces of n bytes.
-func split(s string, n int) []string {
-	var out []string
-	for i := 0; i < len(s); i += n {
-		out = append(out, s[i:min(i+n, len(s))])
-	}
-	return out
-}
+func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run { return adapttest.StartRun(t, hs...) }

@@ -42,7 +42,7 @@ type Call struct {
 type Handler func(c *hooks.Context, call Call) (hooks.ToolResult, error)
 
 // DefaultMaxTurns bounds a Loop whose MaxTurns is zero.
-const DefaultMaxTurns = 32
+const DefaultMaxTurns = adapt.DefaultMaxTurns
 
 // ErrMaxTurns is the error of a loop that made MaxTurns model calls
 // without a final reply.
@@ -90,25 +90,15 @@ type Result struct {
 // Run neither starts nor ends run: the caller does, passing the outcome to
 // run.End (RunEnd{Output: res.Output, Err: err}).
 func (l *Loop) Run(ctx context.Context, run *hooks.Run, params Params) (Result, error) {
-	return l.run(ctx, run, params, nil)
+	return l.run(ctx, "Run", run, params, nil)
 }
 
-func (l *Loop) run(ctx context.Context, run *hooks.Run, params Params, deliver func(hooks.Chunk) error) (Result, error) {
-	if l.Models == nil {
-		return Result{}, errors.New("genai: Loop.Models is nil")
-	}
-	if run == nil {
-		return Result{}, errors.New("genai: the loop needs a run (hooks.Chain.Start)")
-	}
-	if err := l.check(params); err != nil {
-		return Result{}, err
-	}
-	limit := l.MaxTurns
-	if limit <= 0 {
-		limit = DefaultMaxTurns
-	}
-	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: idPrefix, Deliver: deliver}
-	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
+func (l *Loop) run(ctx context.Context, method string, run *hooks.Run, params Params, deliver func(hooks.Chunk) error) (Result, error) {
+	_, streams := l.Models.(StreamingModels)
+	r, err := adapt.Drive(ctx, adapt.Setup{Adapter: "genai", Method: method, Client: "Models", HasClient: l.Models != nil,
+		Streams: "GenerateContentStream", CanStream: streams, Deliver: deliver, Tools: adapt.Lookup(l.Tools, l.Handlers),
+		Check: l.check(params), MaxTurns: l.MaxTurns, Parallel: l.Parallel, IDPrefix: idPrefix, ErrMaxTurns: ErrMaxTurns},
+		provider{l}, run, params)
 	return Result{Output: r.Output, Ended: r.Ended, Contents: r.Messages, Turns: r.Turns}, err
 }
 
@@ -179,15 +169,8 @@ func (provider) Paused(*sdk.GenerateContentResponse) bool { return false }
 
 // ToolResults is one user content with the calls' functionResponse parts.
 func (provider) ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]*sdk.Content, error) {
-	parts := make([]*sdk.Part, 0, len(calls))
-	for i, call := range calls {
-		p, err := FunctionResponsePart(call, results[i])
-		if err != nil {
-			return nil, err
-		}
-		parts = append(parts, p)
-	}
-	return []*sdk.Content{{Role: sdk.RoleUser, Parts: parts}}, nil
+	parts, err := adapt.Each(calls, results, FunctionResponsePart)
+	return []*sdk.Content{{Role: sdk.RoleUser, Parts: parts}}, err
 }
 
 // fillCallIDs gives each function call of c that has none a unique ID:

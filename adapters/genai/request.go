@@ -30,12 +30,15 @@ type Params struct {
 // hook changed as it was. Model is params.Model; Tools are the function
 // declarations offered (the JSON schema of their parameters as Schema),
 // and each built-in tool (googleSearch, codeExecution, ...) by its JSON
-// name.
+// name. ToolChoice is the function calling config (ANY: required, with
+// the one function it allows as Name); Settings are temperature, topP,
+// maxOutputTokens, stopSequences and HTTPOptions.ExtraBody as Provider.
 func Request(params Params) hooks.ModelRequest {
 	req := hooks.ModelRequest{Messages: make([]hooks.Message, 0, len(params.Contents)), Model: params.Model}
 	if c := params.Config; c != nil {
 		req.System = systemText(c.SystemInstruction)
 		req.Tools = toolSpecs(c.Tools)
+		req.ToolChoice, req.Settings = toolChoice(c), settings(c)
 	}
 	for _, c := range params.Contents {
 		if c != nil {
@@ -62,6 +65,13 @@ func Request(params Params) hooks.ModelRequest {
 // names naming a declaration no longer offered are dropped. Tools nil (a
 // request built without them) keeps base's. base and its Config are not
 // modified: the Config sent is a copy.
+//
+// A ToolChoice or Settings the hooks left as Request read them sends
+// base's own values. A changed ToolChoice is sent as the function calling
+// mode (required: ANY; a name: ANY allowing that function alone, which
+// must be declared); changed Settings replace the four settings (nil:
+// omitted, the API's default) and ExtraBody. A choice or setting no API
+// accepts is an error naming it.
 func Build(base Params, req hooks.ModelRequest) (Params, error) {
 	names := callNames(req.Messages)
 	parts, err := hooks.RebuildMessages(req.Messages, func(m hooks.Message) (part, error) { return buildPart(m, names) })
@@ -80,6 +90,9 @@ func Build(base Params, req hooks.ModelRequest) (Params, error) {
 	cfg.SystemInstruction = systemContent(cfg.SystemInstruction, req.System)
 	if err := withTools(&cfg, req.Tools); err != nil {
 		return base, fmt.Errorf("genai: %w", err)
+	}
+	if err := withChoice(&cfg, base.Config, req); err != nil {
+		return base, err
 	}
 	out.Config = &cfg
 	return out, nil

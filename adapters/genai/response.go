@@ -12,7 +12,8 @@ import (
 
 // Response converts a GenerateContent response into the response the
 // hooks see: the first candidate's text (thoughts left out) and its
-// function calls, their args re-read by hooks.ParseArguments. Usage is
+// function calls, their args re-read by hooks.ParseArguments; the text of
+// its thought parts (includeThoughts) is Reasoning. Usage is
 // the response's usage metadata; StopReason its finish reason in the
 // hooks' words (SAFETY, RECITATION, BLOCKLIST, PROHIBITED_CONTENT, SPII:
 // content_filter; STOP with calls: tool_use). A prompt blocked before any
@@ -32,7 +33,7 @@ func Response(r *sdk.GenerateContentResponse) (hooks.ModelResponse, error) {
 	cand := r.Candidates[0]
 	if cand.Content != nil {
 		m := assistantMessage(cand.Content.Parts)
-		resp.Text, resp.ToolCalls = m.Text, m.ToolCalls
+		resp.Text, resp.ToolCalls, resp.Reasoning = m.Text, m.ToolCalls, thoughts(cand.Content.Parts)
 	}
 	resp.StopReason = stopReason(cand.FinishReason, len(resp.ToolCalls) > 0)
 	return resp, nil
@@ -42,7 +43,9 @@ func Response(r *sdk.GenerateContentResponse) (hooks.ModelResponse, error) {
 // conversation: the model's own content (thoughts and thought signatures
 // kept, as Gemini asks) carrying the hooks' text and tool calls when a
 // hook changed them. r is nil when a hook answered instead of the model:
-// the content is then made from resp alone.
+// the content is then made from resp alone. When a hook changed or
+// dropped the reasoning, the thought parts are left out (the hook's text
+// is not sent as a thought); signatures on the other parts stay.
 func AssistantMessage(r *sdk.GenerateContentResponse, resp hooks.ModelResponse) (*sdk.Content, error) {
 	now := hooks.Message{Role: "assistant"}
 	if c := candidateContent(r); c != nil {
@@ -53,7 +56,11 @@ func AssistantMessage(r *sdk.GenerateContentResponse, resp hooks.ModelResponse) 
 	if err != nil {
 		return nil, fmt.Errorf("genai: %w", err)
 	}
-	return assemble(parts)[0], nil
+	c := assemble(parts)[0]
+	if orig := candidateContent(r); orig != nil && resp.Reasoning != thoughts(orig.Parts) {
+		c = withoutThoughts(c)
+	}
+	return c, nil
 }
 
 // candidateContent is r's first candidate's content; nil when it has

@@ -24,8 +24,7 @@ type StreamingModels interface {
 // whole), and the wraps and AfterModelResponse run on the response the
 // chunks make together. That response is returned for AssistantMessage
 // (nil when a hook answered or ended the run, or the call failed).
-// Thoughts are not delivered: hooks do not see them (Response), so no hook
-// could keep a secret out of them.
+// Thought parts (includeThoughts) are delivered as Chunk.Reasoning.
 func StreamModel(ctx context.Context, run *hooks.Run, models StreamingModels, params Params,
 	deliver func(hooks.Chunk) error) (hooks.ModelReply, *sdk.GenerateContentResponse, error) {
 	if models == nil || run == nil {
@@ -49,13 +48,7 @@ func StreamModel(ctx context.Context, run *hooks.Run, models StreamingModels, pa
 // hooks, while the loop, its tools and its Result are Run's.
 // Loop.Models must also be a StreamingModels (client.Models is).
 func (l *Loop) RunStream(ctx context.Context, run *hooks.Run, params Params, deliver func(hooks.Chunk) error) (Result, error) {
-	if _, ok := l.Models.(StreamingModels); !ok {
-		return Result{}, errors.New("genai: Loop.Models cannot stream (it has no GenerateContentStream)")
-	}
-	if deliver == nil {
-		return Result{}, errors.New("genai: Loop.RunStream needs a deliver function")
-	}
-	return l.run(ctx, run, params, deliver)
+	return l.run(ctx, "RunStream", run, params, deliver)
 }
 
 // Stream is Call, streamed: the loop's provider is an adapt.Streamer.
@@ -153,10 +146,24 @@ func (a *accumulator) part(p *sdk.Part) error {
 		a.calls++
 		return a.yield(hooks.Chunk{ToolCall: &hooks.ToolCallDelta{Index: a.calls - 1, ID: p.FunctionCall.ID,
 			Name: p.FunctionCall.Name, Arguments: string(args)}})
+	case p.Thought && p.Text != "":
+		if n := len(a.parts); n > 0 && plainThought(a.parts[n-1]) && plainThought(p) {
+			joined := *a.parts[n-1]
+			joined.Text += p.Text
+			a.parts[n-1] = &joined
+		} else {
+			a.parts = append(a.parts, p)
+		}
+		return a.yield(hooks.Chunk{Reasoning: p.Text})
 	default:
-		a.parts = append(a.parts, p) // thoughts and the rest: kept, not shown
+		a.parts = append(a.parts, p) // the rest: kept, not shown
 	}
 	return nil
+}
+
+// plainThought is a thought's text part with nothing else to keep apart.
+func plainThought(p *sdk.Part) bool {
+	return p.Thought && p.ThoughtSignature == nil && p.FunctionCall == nil && p.InlineData == nil && p.PartMetadata == nil
 }
 
 // plainText is a text part with nothing else to keep apart.

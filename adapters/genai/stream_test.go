@@ -15,10 +15,10 @@ import (
 func TestStreamModelDeliversChunksAndAssemblesTheReply(t *testing.T) {
 	api := newFakeAPI(t, streamReply([]string{"Hello", ", ", "world"}))
 	got := &received{}
-	reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t), api.client.Models, userParams("hi"), got.deliver)
+	reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t), api.client.Models, userParams("hi"), got.Deliver)
 	require.NoError(t, err)
 	assert.Equal(t, "/v1/models/gemini-test:streamGenerateContent", api.path(0))
-	assert.Equal(t, []hooks.Chunk{{Text: "Hello"}, {Text: ", "}, {Text: "world"}}, got.chunks)
+	assert.Equal(t, []hooks.Chunk{{Text: "Hello"}, {Text: ", "}, {Text: "world"}}, got.Chunks())
 	assert.Equal(t, "Hello, world", reply.Response.Text)
 	assert.Equal(t, hooks.StopEndTurn, reply.Response.StopReason)
 	assert.Equal(t, int64(11), reply.Response.Usage.InputTokens)
@@ -33,12 +33,12 @@ func TestStreamModelKeepsASecretOutOfEveryChunk(t *testing.T) {
 	for _, size := range []int{1, 3, 7, 16, len(text)} {
 		api := newFakeAPI(t, streamReply(split(text, size)))
 		got := &received{}
-		reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t, redactor{}), api.client.Models, userParams("key?"), got.deliver)
+		reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t, redactor{}), api.client.Models, userParams("key?"), got.Deliver)
 		require.NoError(t, err)
-		for _, ch := range got.chunks {
+		for _, ch := range got.Chunks() {
 			assert.NotContains(t, ch.Text, "sk-live", "chunk size %d", size)
 		}
-		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.text.String(), "chunk size %d", size)
+		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.Text(), "chunk size %d", size)
 		rec, err := hooksgenai.AssistantMessage(r, reply.Response)
 		require.NoError(t, err)
 		raw, err := json.Marshal(rec)
@@ -50,10 +50,10 @@ func TestStreamModelKeepsASecretOutOfEveryChunk(t *testing.T) {
 func TestStreamModelDeliversFunctionCallsWithIDs(t *testing.T) {
 	api := newFakeAPI(t, streamReply([]string{"Reading."}, call{"", "read", `{"path":"a"}`}, call{"fc_2", "read", `{"path":"b"}`}))
 	got := &received{}
-	reply, _, err := hooksgenai.StreamModel(context.Background(), startRun(t), api.client.Models, userParams("read", "read"), got.deliver)
+	reply, _, err := hooksgenai.StreamModel(context.Background(), startRun(t), api.client.Models, userParams("read", "read"), got.Deliver)
 	require.NoError(t, err)
-	require.Len(t, got.chunks, 3)
-	first, second := got.chunks[1].ToolCall, got.chunks[2].ToolCall
+	require.Len(t, got.Chunks(), 3)
+	first, second := got.Chunks()[1].ToolCall, got.Chunks()[2].ToolCall
 	require.NotNil(t, first)
 	require.NotNil(t, second)
 	assert.Equal(t, 0, first.Index)
@@ -69,7 +69,7 @@ func TestStreamModelEndStopsBeforeTheStreamOpens(t *testing.T) {
 	end := hooks.Funcs{HookName: "end", BeforeModelRequest: func(*hooks.Context, hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
 		return &hooks.ModelRequestPatch{End: &hooks.End{Output: "stopped"}}, nil
 	}}
-	reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t, end), api.client.Models, userParams("hi"), (&received{}).deliver)
+	reply, r, err := hooksgenai.StreamModel(context.Background(), startRun(t, end), api.client.Models, userParams("hi"), (&received{}).Deliver)
 	require.NoError(t, err)
 	require.NotNil(t, reply.End)
 	assert.Equal(t, "stopped", reply.End.Output)
@@ -95,13 +95,13 @@ func TestLoopRunStreamStreamsEveryTurnThroughTheHooks(t *testing.T) {
 	run := startRun(t, redactor{})
 	loop := hooksgenai.Loop{Models: api.client.Models, Tools: map[string]hooksgenai.Tool{"env": env.tool}}
 	got := &received{}
-	res, err := loop.RunStream(context.Background(), run, userParams("key?", "env"), got.deliver)
+	res, err := loop.RunStream(context.Background(), run, userParams("key?", "env"), got.Deliver)
 	run.End(context.Background(), hooks.RunEnd{Output: res.Output, Err: err})
 	require.NoError(t, err)
 	assert.Equal(t, 2, res.Turns)
 	assert.Equal(t, "The key is [REDACTED].", res.Output)
-	assert.Equal(t, "The key is [REDACTED].", got.text.String())
-	for _, ch := range got.chunks {
+	assert.Equal(t, "The key is [REDACTED].", got.Text())
+	for _, ch := range got.Chunks() {
 		assert.NotContains(t, ch.Text, "sk-live")
 	}
 	require.Len(t, env.calls, 1)

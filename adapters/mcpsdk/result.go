@@ -2,7 +2,6 @@ package mcpsdk
 
 import (
 	"fmt"
-	"strings"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/rienda/hooks"
@@ -23,15 +22,12 @@ func newToolOutput(tool string, out *mcp.CallToolResult) (adapt.Output, error) {
 // otherwise (adapt.Output.Diff decides), and a result made of res when
 // the handler did not run (out is nil: a refusal or a hook's answer).
 func (a *Adapter) result(o adapt.Output, tool string, out *mcp.CallToolResult, res hooks.ToolResult) (*mcp.CallToolResult, error) {
-	c, err := o.Diff(res, out != nil, false)
+	c, err := o.Settle("mcpsdk", tool, res, out != nil, false, a.diagnose)
 	if err != nil {
-		return nil, fmt.Errorf("mcpsdk: tool %q: %w", tool, err)
+		return nil, err
 	}
 	if c.Keep {
 		return out, nil
-	}
-	if c.Dropped != nil {
-		a.diagnose(hooks.Diagnostic{Point: hooks.AfterToolExecute, Err: fmt.Errorf("mcpsdk: tool %q: %w", tool, c.Dropped)})
 	}
 	var r mcp.CallToolResult
 	if out != nil {
@@ -52,57 +48,26 @@ func (a *Adapter) result(o adapt.Output, tool string, out *mcp.CallToolResult, r
 
 // textOf joins the text items of content with newlines.
 func textOf(content []mcp.Content) string {
-	var (
-		first string
-		more  *strings.Builder
-		n     int
-	)
-	for _, c := range content {
+	return adapt.TextOf(content, func(c mcp.Content) (string, bool) {
 		t, ok := asText(c)
 		if !ok {
-			continue
+			return "", false
 		}
-		switch n++; n {
-		case 1:
-			first = t.Text
-		case 2:
-			more = &strings.Builder{}
-			more.WriteString(first)
-			fallthrough
-		default:
-			more.WriteByte('\n')
-			more.WriteString(t.Text)
-		}
-	}
-	if more != nil {
-		return more.String()
-	}
-	return first
+		return t.Text, true
+	})
 }
 
 // withText returns content with its text items replaced by one holding
 // text, where the first was (keeping its annotations), or first; no text
 // item when text is empty. Other items keep their order.
 func withText(content []mcp.Content, text string) []mcp.Content {
-	out := make([]mcp.Content, 0, len(content)+1)
-	placed := text == ""
-	for _, c := range content {
-		t, ok := asText(c)
-		if !ok {
-			out = append(out, c)
-			continue
-		}
-		if !placed {
-			item := *t
-			item.Text = text
-			out = append(out, &item)
-			placed = true
-		}
-	}
-	if !placed {
-		out = append([]mcp.Content{&mcp.TextContent{Text: text}}, out...)
-	}
-	return out
+	return adapt.WithText(content, text, func(c mcp.Content) bool { _, ok := asText(c); return ok },
+		func(c mcp.Content, text string) mcp.Content {
+			item, _ := asText(c)
+			changed := *item
+			changed.Text = text
+			return &changed
+		}, func(text string) mcp.Content { return &mcp.TextContent{Text: text} })
 }
 
 // asText returns c if it is a text item.

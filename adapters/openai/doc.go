@@ -48,6 +48,21 @@
 //     tool: unless a hook replaced them, the model reads an error result
 //     naming the key. A tool reads the model's text only when it decodes
 //     to exactly what the hooks saw and left.
+//   - ToolChoice is tool_choice (auto, none, required, or a function or
+//     custom tool by name; allowed_tools reads as its mode); Settings are
+//     temperature, top_p, max_completion_tokens (or max_tokens when only
+//     it is set, and a change is sent in the same spelling), stop, and
+//     the params' extra fields (SetExtraFields) as Provider. Unchanged,
+//     they are sent as params had them; a hook's change is sent; a choice
+//     or setting no API accepts fails the call naming it. The Responses
+//     API (ResponsesRequest/ResponsesParams) maps the same, with
+//     max_output_tokens; it has no stop sequences, so a hook that sets
+//     Settings.Stop fails the call.
+//   - Reasoning: a chat reply's reasoning_content (or reasoning), which
+//     OpenAI-compatible servers of reasoning models send, and a Responses
+//     reply's reasoning summaries, are ModelResponse.Reasoning, and their
+//     deltas stream as Chunk.Reasoning. The official chat API returns no
+//     reasoning text. Reasoning is not sent back in the conversation.
 //
 // # Tools
 //

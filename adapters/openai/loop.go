@@ -28,7 +28,7 @@ type Completions interface {
 type Tool func(ctx context.Context, arguments json.RawMessage) (hooks.ToolResult, error)
 
 // DefaultMaxTurns bounds a Loop whose MaxTurns is zero.
-const DefaultMaxTurns = 32
+const DefaultMaxTurns = adapt.DefaultMaxTurns
 
 // ErrMaxTurns is the error of a loop that made MaxTurns model calls
 // without a final reply.
@@ -110,22 +110,16 @@ type Result struct {
 // AfterRun hooks run exactly once. Tool calls of one reply run one after
 // another, in the reply's order, unless Parallel allows more at once.
 func (l *Loop) Run(ctx context.Context, run *hooks.Run, params oai.ChatCompletionNewParams) (Result, error) {
-	if l.Completions == nil {
-		return Result{}, errors.New("openai: Loop.Completions is nil")
-	}
-	if run == nil {
-		return Result{}, errors.New("openai: Loop.Run needs a run (hooks.Chain.Start)")
-	}
-	if err := l.check(params); err != nil {
-		return Result{}, err
-	}
-	limit := l.MaxTurns
-	if limit <= 0 {
-		limit = DefaultMaxTurns
-	}
-	cfg := adapt.Loop{Tools: adapt.Lookup(l.Tools, l.Handlers), MaxTurns: limit, Parallel: l.Parallel, IDPrefix: "call_hooks_"}
-	r, err := adapt.Run(ctx, cfg, provider{l}, run, params, ErrMaxTurns)
+	r, err := adapt.Drive(ctx, l.setup("Run", params, nil), provider{l}, run, params)
 	return Result(r), err
+}
+
+// setup is what adapt.Drive checks and runs.
+func (l *Loop) setup(method string, params oai.ChatCompletionNewParams, deliver func(hooks.Chunk) error) adapt.Setup {
+	_, streams := l.Completions.(StreamingCompletions)
+	return adapt.Setup{Adapter: "openai", Method: method, Client: "Completions", HasClient: l.Completions != nil,
+		Streams: "NewStreaming", CanStream: streams, Deliver: deliver, Tools: adapt.Lookup(l.Tools, l.Handlers),
+		Check: l.check(params), MaxTurns: l.MaxTurns, Parallel: l.Parallel, IDPrefix: "call_hooks_", ErrMaxTurns: ErrMaxTurns}
 }
 
 // check says which tool params offers that the loop has no function for,
@@ -155,12 +149,9 @@ func (provider) WithMessages(p oai.ChatCompletionNewParams, msgs []oai.ChatCompl
 func (provider) Request(p oai.ChatCompletionNewParams) hooks.ModelRequest { return Request(p) }
 
 func (pr provider) Call(ctx context.Context, params oai.ChatCompletionNewParams, req hooks.ModelRequest) (*oai.ChatCompletion, hooks.ModelResponse, error) {
-	sent, err := Params(params, req)
+	sent, err := pr.sent(params, req)
 	if err != nil {
 		return nil, hooks.ModelResponse{}, err
-	}
-	if pr.l.OneSystemMessage {
-		sent.Messages = oneSystemMessage(sent.Messages)
 	}
 	completion, err := pr.l.Completions.New(ctx, sent, pr.l.Options...)
 	if err != nil {
@@ -168,6 +159,15 @@ func (pr provider) Call(ctx context.Context, params oai.ChatCompletionNewParams,
 	}
 	resp, err := Response(completion)
 	return completion, resp, err
+}
+
+// sent is params carrying req, as the loop sends it.
+func (pr provider) sent(params oai.ChatCompletionNewParams, req hooks.ModelRequest) (oai.ChatCompletionNewParams, error) {
+	sent, err := Params(params, req)
+	if err == nil && pr.l.OneSystemMessage {
+		sent.Messages = oneSystemMessage(sent.Messages)
+	}
+	return sent, err
 }
 
 func (provider) Assistant(c *oai.ChatCompletion, resp hooks.ModelResponse) (oai.ChatCompletionMessageParamUnion, error) {
@@ -184,15 +184,9 @@ func (provider) RawArguments(c *oai.ChatCompletion, id string) ([]byte, bool) {
 func (provider) Paused(*oai.ChatCompletion) bool { return false }
 
 func (provider) ToolResults(calls []hooks.ToolCall, results []hooks.ToolResult) ([]oai.ChatCompletionMessageParamUnion, error) {
-	msgs := make([]oai.ChatCompletionMessageParamUnion, 0, len(calls))
-	for i, call := range calls {
-		msg, err := ToolMessage(call.ID, results[i])
-		if err != nil {
-			return nil, err
-		}
-		msgs = append(msgs, msg)
-	}
-	return msgs, nil
+	return adapt.Each(calls, results, func(call hooks.ToolCall, res hooks.ToolResult) (oai.ChatCompletionMessageParamUnion, error) {
+		return ToolMessage(call.ID, res)
+	})
 }
 
 // modelArguments is the argument text the model sent for the function

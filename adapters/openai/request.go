@@ -17,6 +17,10 @@ import (
 // hook changed it. Developer messages read as role "system", function
 // messages (deprecated) as role "tool". Model is params.Model; Tools are
 // the tools offered (a function tool's parameters as its Schema).
+// ToolChoice is tool_choice (auto, none, required, or a tool's name);
+// Settings are temperature, top_p, max_completion_tokens (max_tokens when
+// only it is set), stop, and the params' extra fields (SetExtraFields) as
+// Provider.
 func Request(params oai.ChatCompletionNewParams) hooks.ModelRequest {
 	lead := leadingSystem(params.Messages)
 	req := hooks.ModelRequest{
@@ -24,6 +28,9 @@ func Request(params oai.ChatCompletionNewParams) hooks.ModelRequest {
 		Messages: make([]hooks.Message, 0, len(params.Messages)-lead),
 		Model:    params.Model,
 		Tools:    toolSpecs(params.Tools),
+
+		ToolChoice: chatToolChoice(params.ToolChoice),
+		Settings:   chatSettings(params),
 	}
 	for _, m := range params.Messages[lead:] {
 		req.Messages = append(req.Messages, message(m))
@@ -46,6 +53,15 @@ func Request(params oai.ChatCompletionNewParams) hooks.ModelRequest {
 // included; a new one is a function tool), and a tool choice naming a
 // tool no longer offered is dropped. Tools nil (a request built without
 // them) keeps base's.
+//
+// A ToolChoice or Settings the hooks left as Request read them sends
+// base's own values. A changed ToolChoice is sent as tool_choice (a name:
+// that function or custom tool, which must be offered); changed Settings
+// replace all five (a nil field is omitted: the API's default), max tokens
+// spelled as base spelled it (max_tokens only when base set it alone), and
+// Provider becomes the extra fields. A choice or setting no API accepts
+// (an unknown mode, a NaN temperature, max tokens below 1) is an error
+// naming it.
 func Params(base oai.ChatCompletionNewParams, req hooks.ModelRequest) (oai.ChatCompletionNewParams, error) {
 	lead := leadingSystem(base.Messages)
 	rest, err := hooks.RebuildMessages(req.Messages, buildMessage)
@@ -56,6 +72,9 @@ func Params(base oai.ChatCompletionNewParams, req hooks.ModelRequest) (oai.ChatC
 	out.Messages = append(systemMessages(base.Messages[:lead], req.System), rest...)
 	if err := withTools(&out, req); err != nil {
 		return base, fmt.Errorf("openai: %w", err)
+	}
+	if err := withChoice(&out, base, req); err != nil {
+		return base, err
 	}
 	return out, nil
 }

@@ -21,7 +21,9 @@ const ErrorPrefix = "Error: "
 // input under CustomInputKey. Usage is the completion's (cached prompt
 // tokens included in InputTokens, as the API counts them); StopReason is
 // the finish_reason in the hooks' words (stop: end_turn, tool_calls:
-// tool_use, length: max_tokens).
+// tool_use, length: max_tokens). Reasoning is the message's
+// reasoning_content (or reasoning), which OpenAI-compatible servers of
+// reasoning models send; the official API sends none.
 func Response(c *oai.ChatCompletion) (hooks.ModelResponse, error) {
 	if c == nil || len(c.Choices) == 0 {
 		return hooks.ModelResponse{}, errors.New("openai: the completion has no choices")
@@ -31,6 +33,7 @@ func Response(c *oai.ChatCompletion) (hooks.ModelResponse, error) {
 	if resp.Text == "" {
 		resp.Text = msg.Refusal
 	}
+	resp.Reasoning = extraReasoning(msg.JSON.ExtraFields)
 	for _, tc := range msg.ToolCalls {
 		call := hooks.ToolCall{ID: tc.ID, Name: tc.Function.Name}
 		if tc.Type == "custom" {

@@ -3,6 +3,7 @@ package openai
 import (
 	"context"
 	"errors"
+	"strings"
 
 	oai "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
@@ -44,12 +45,9 @@ func StreamModel(ctx context.Context, run *hooks.Run, completions StreamingCompl
 			sent.StreamOptions.IncludeUsage = oai.Bool(true)
 		}
 		// c.Context, never c: the SDK may keep its context past this call.
-		acc, err := streamCompletion(completions.NewStreaming(c.Context, sent, opts...), yield)
-		if err != nil {
-			return hooks.ModelResponse{}, err
-		}
-		completion = &acc.ChatCompletion
-		return Response(completion)
+		var resp hooks.ModelResponse
+		completion, resp, err = streamChat(completions.NewStreaming(c.Context, sent, opts...), yield)
+		return resp, err
 	}, deliver)
 	if err != nil || reply.End != nil {
 		return reply, nil, err
@@ -57,30 +55,56 @@ func StreamModel(ctx context.Context, run *hooks.Run, completions StreamingCompl
 	return reply, completion, nil
 }
 
+// streamChat reads stream to its end (streamCompletion) and returns the
+// completion it assembled and the reply the hooks see, with the
+// reasoning the deltas carried (the SDK's accumulator keeps none).
+func streamChat(stream *ssestream.Stream[oai.ChatCompletionChunk], yield func(hooks.Chunk) error) (*oai.ChatCompletion, hooks.ModelResponse, error) {
+	acc, reasoning, err := streamCompletion(stream, yield)
+	if err != nil {
+		return nil, hooks.ModelResponse{}, err
+	}
+	resp, err := Response(&acc.ChatCompletion)
+	if err != nil {
+		return nil, resp, err
+	}
+	if resp.Reasoning == "" {
+		resp.Reasoning = reasoning
+	}
+	return &acc.ChatCompletion, resp, nil
+}
+
 // streamCompletion reads stream to its end, accumulating it and yielding
 // the first choice's deltas; it stops and closes the stream when yield
-// says so.
-func streamCompletion(stream *ssestream.Stream[oai.ChatCompletionChunk], yield func(hooks.Chunk) error) (*oai.ChatCompletionAccumulator, error) {
+// says so. reasoning is the first choice's reasoning deltas joined.
+func streamCompletion(stream *ssestream.Stream[oai.ChatCompletionChunk], yield func(hooks.Chunk) error) (*oai.ChatCompletionAccumulator, string, error) {
 	defer stream.Close()
 	acc := new(oai.ChatCompletionAccumulator)
+	var reasoning strings.Builder
 	for stream.Next() {
 		chunk := stream.Current()
 		acc.AddChunk(chunk)
-		if err := yieldChunk(chunk, yield); err != nil {
-			return acc, err
+		if err := yieldChunk(chunk, yield, &reasoning); err != nil {
+			return acc, reasoning.String(), err
 		}
 	}
-	return acc, stream.Err()
+	return acc, reasoning.String(), stream.Err()
 }
 
 // yieldChunk passes one chunk's deltas of the first choice to yield: its
-// text (or refusal), then each tool-call delta.
-func yieldChunk(chunk oai.ChatCompletionChunk, yield func(hooks.Chunk) error) error {
+// reasoning (added to reasoning too), its text (or refusal), then each
+// tool-call delta.
+func yieldChunk(chunk oai.ChatCompletionChunk, yield func(hooks.Chunk) error, reasoning *strings.Builder) error {
 	for _, choice := range chunk.Choices {
 		if choice.Index != 0 {
 			continue
 		}
 		d := choice.Delta
+		if r := extraReasoning(d.JSON.ExtraFields); r != "" {
+			reasoning.WriteString(r)
+			if err := yield(hooks.Chunk{Reasoning: r}); err != nil {
+				return err
+			}
+		}
 		text := d.Content
 		if text == "" {
 			text = d.Refusal

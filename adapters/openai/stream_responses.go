@@ -68,6 +68,8 @@ func streamResponse(stream *ssestream.Stream[responses.ResponseStreamEventUnion]
 		switch ev.Type {
 		case "response.output_text.delta", "response.refusal.delta":
 			ch.Text = ev.Delta
+		case "response.reasoning_summary_text.delta", "response.reasoning_text.delta":
+			ch.Reasoning = ev.Delta
 		case "response.output_item.added":
 			if ev.Item.Type == "function_call" {
 				ch.ToolCall = &hooks.ToolCallDelta{Index: int(ev.OutputIndex), ID: ev.Item.CallID, Name: ev.Item.Name}
@@ -82,7 +84,7 @@ func streamResponse(stream *ssestream.Stream[responses.ResponseStreamEventUnion]
 		case "error":
 			return nil, fmt.Errorf("openai: the stream failed: %s (%s)", ev.Message, ev.Code)
 		}
-		if ch.Text != "" || ch.ToolCall != nil {
+		if ch.Text != "" || ch.ToolCall != nil || ch.Reasoning != "" {
 			if err := yield(ch); err != nil {
 				return nil, err
 			}
@@ -103,8 +105,11 @@ func streamResponse(stream *ssestream.Stream[responses.ResponseStreamEventUnion]
 // changes it). Messages are their role and text; a function call is an
 // assistant message with a tool call, its output a tool message; an item
 // of another kind is an empty assistant message, sent as it was.
+// ToolChoice is tool_choice; Settings are temperature, top_p,
+// max_output_tokens and the params' extra fields as Provider.
 func ResponsesRequest(params responses.ResponseNewParams) hooks.ModelRequest {
-	req := hooks.ModelRequest{System: params.Instructions.Value, Model: string(params.Model)}
+	req := hooks.ModelRequest{System: params.Instructions.Value, Model: string(params.Model),
+		ToolChoice: responsesToolChoice(params.ToolChoice), Settings: responsesSettings(params)}
 	if s := params.Input.OfString; s.Valid() {
 		item := responses.ResponseInputItemParamOfMessage(s.Value, responses.EasyInputMessageRoleUser)
 		req.Messages = []hooks.Message{hooks.Message{Role: "user", Text: s.Value}.WithRaw([]responses.ResponseInputItemUnionParam{item})}
@@ -162,7 +167,9 @@ func inputText(parts responses.ResponseInputMessageContentListParam) string {
 // ResponsesParams returns base carrying the request the hooks left:
 // Instructions, Model, and the input items (an item no hook changed is
 // base's own; the others are built from the hooks' messages). An input no
-// hook changed is sent as it was.
+// hook changed is sent as it was. ToolChoice and Settings are sent as
+// Params sends them for chat (max_output_tokens); a hook that sets
+// Settings.Stop fails the call, since the API has no stop sequences.
 func ResponsesParams(base responses.ResponseNewParams, req hooks.ModelRequest) (responses.ResponseNewParams, error) {
 	if req.Tools != nil {
 		return base, errors.New("openai: a hook set the tools of a Responses API call, which this adapter does not map yet")
@@ -173,6 +180,9 @@ func ResponsesParams(base responses.ResponseNewParams, req hooks.ModelRequest) (
 	}
 	if req.Model != "" {
 		out.Model = req.Model
+	}
+	if err := withResponsesChoice(&out, base, req); err != nil {
+		return base, err
 	}
 	if unchanged(ResponsesRequest(base).Messages, req.Messages) {
 		return out, nil

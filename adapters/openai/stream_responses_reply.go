@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"reflect"
+	"strings"
 
 	"github.com/openai/openai-go/v3/responses"
 	"github.com/rienda/hooks"
@@ -14,7 +15,9 @@ import (
 // no text), its function calls (arguments decoded by hooks.ParseArguments),
 // usage, and the stop reason (incomplete for max_output_tokens is
 // StopMaxTokens, for content_filter StopContentFilter; otherwise StopToolUse
-// with function calls, else StopEndTurn).
+// with function calls, else StopEndTurn). Reasoning is the text of its
+// reasoning items: their summaries (asked for with reasoning.summary), or
+// their reasoning text where a model sends it.
 func ResponsesResponse(r *responses.Response) hooks.ModelResponse {
 	var resp hooks.ModelResponse
 	if r == nil {
@@ -32,6 +35,8 @@ func ResponsesResponse(r *responses.Response) hooks.ModelResponse {
 					refusal += c.Refusal
 				}
 			}
+		case "reasoning":
+			resp.Reasoning += responsesReasoning(item)
 		case "function_call":
 			args, _ := hooks.ParseArguments([]byte(item.Arguments.OfString)) // on error the model's text is kept
 			resp.ToolCalls = append(resp.ToolCalls, hooks.ToolCall{ID: item.CallID, Name: item.Name, Arguments: args})
@@ -99,4 +104,21 @@ func modelCallArguments(r *responses.Response, c hooks.ToolCall) (string, bool) 
 		}
 	}
 	return "", false
+}
+
+// responsesReasoning is the text of one reasoning item: its summary parts,
+// else its reasoning_text content, joined.
+func responsesReasoning(item responses.ResponseOutputItemUnion) string {
+	var texts []string
+	for _, p := range item.Summary {
+		texts = append(texts, p.Text)
+	}
+	if len(texts) == 0 {
+		for _, c := range item.Content {
+			if c.Type == "reasoning_text" {
+				texts = append(texts, c.Text)
+			}
+		}
+	}
+	return strings.Join(texts, "") // as the stream sends it: deltas without separators
 }

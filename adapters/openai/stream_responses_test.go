@@ -55,10 +55,10 @@ func responseParams(text string) responses.ResponseNewParams {
 func TestStreamResponseDeliversChunksWhileTheStreamIsOpen(t *testing.T) {
 	api := newSSEAPI(t, "/v1/responses", responseEvents([]string{"Hello", ", world"})...)
 	got := newReceived()
-	api.gate = func(i int, _ *http.Request) {
+	api.Gate = func(i int, _ *http.Request) {
 		if i == 3 { // the second text (event 3) waits until the caller has the first
 			select {
-			case <-got.first:
+			case <-got.First:
 			case <-time.After(10 * time.Second):
 				t.Error("the first chunk did not reach the caller while the stream was open")
 			}
@@ -76,16 +76,16 @@ func TestStreamResponseDeliversChunksWhileTheStreamIsOpen(t *testing.T) {
 			after = resp
 			return nil, nil
 		}})
-	reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("hi"), got.deliver)
+	reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("hi"), got.Deliver)
 	require.NoError(t, err)
 	assert.Equal(t, "Be brief.", seen.System)
 	assert.Equal(t, "gpt-test", seen.Model)
 	require.Len(t, seen.Messages, 1)
 	assert.Equal(t, hooks.Message{Role: "user", Text: "hi"}, hooks.Message{Role: seen.Messages[0].Role, Text: seen.Messages[0].Text})
-	body := api.body(t, 0)
+	body := api.Body(t, 0)
 	assert.Equal(t, "Be brief. Cite sources.", body["instructions"], "the hook's instructions are sent")
 	assert.Equal(t, true, body["stream"])
-	assert.Equal(t, "Hello, world", got.text.String())
+	assert.Equal(t, "Hello, world", got.Text())
 	assert.Equal(t, "Hello, world", after.Text)
 	assert.Equal(t, hooks.Usage{InputTokens: 11, OutputTokens: 7, CachedInputTokens: 3}, after.Usage)
 	assert.Equal(t, hooks.StopEndTurn, after.StopReason)
@@ -100,12 +100,12 @@ func TestStreamResponseKeepsASecretOutOfEveryChunk(t *testing.T) {
 		api := newSSEAPI(t, "/v1/responses", responseEvents(split(text, size))...)
 		got := newReceived()
 		run := startRun(t, redactor{})
-		reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("key?"), got.deliver)
+		reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("key?"), got.Deliver)
 		require.NoError(t, err)
-		for _, ch := range got.chunks {
+		for _, ch := range got.Chunks() {
 			assert.NotContains(t, ch.Text, "sk-live", "chunk size %d", size)
 		}
-		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.text.String(), "chunk size %d", size)
+		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.Text(), "chunk size %d", size)
 		items, err := hooksopenai.ResponsesAssistantItems(done, reply.Response)
 		require.NoError(t, err)
 		raw, err := json.Marshal(items)
@@ -123,10 +123,10 @@ func TestStreamResponseStreamsAndAssemblesFunctionCalls(t *testing.T) {
 		after = resp
 		return nil, nil
 	}})
-	reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("go"), got.deliver)
+	reply, done, err := hooksopenai.StreamResponse(context.Background(), run, &api.client.Responses, responseParams("go"), got.Deliver)
 	require.NoError(t, err)
 	var args strings.Builder
-	for _, ch := range got.chunks {
+	for _, ch := range got.Chunks() {
 		if ch.ToolCall != nil {
 			assert.Equal(t, 1, ch.ToolCall.Index)
 			args.WriteString(ch.ToolCall.Arguments)

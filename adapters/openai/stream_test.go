@@ -4,12 +4,8 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"io"
 	"net/http"
-	"net/http/httptest"
-	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
@@ -17,66 +13,22 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/rienda/hooks"
 	hooksopenai "github.com/rienda/hooks/adapters/openai"
+	"github.com/rienda/hooks/internal/adapttest"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
-// sseAPI is an endpoint that answers every request with one stream of
-// server-sent events, written one event at a time; before each event it
-// may wait for the test (gate), so a test can tell that the caller got a
-// chunk while the stream was still open.
+// sseAPI is a streaming endpoint (adapttest.SSE) with the SDK's client.
 type sseAPI struct {
-	mu     sync.Mutex
-	bodies [][]byte
-	events []string
-	next   func() []string              // non-nil: the events of each request, in turn
-	gate   func(i int, r *http.Request) // called before event i is written
+	*adapttest.SSE
 	client oai.Client
-	path   string
 }
 
 func newSSEAPI(t testing.TB, path string, events ...string) *sseAPI {
-	f := &sseAPI{events: events, path: path}
-	srv := httptest.NewServer(http.HandlerFunc(f.serve))
-	t.Cleanup(srv.Close)
-	f.client = oai.NewClient(option.WithBaseURL(srv.URL+"/v1"), option.WithAPIKey("sk-test"),
-		option.WithMaxRetries(0), option.WithHTTPClient(srv.Client()))
+	f := &sseAPI{SSE: adapttest.NewSSE(t, path, events...)}
+	f.client = oai.NewClient(option.WithBaseURL(f.URL+"/v1"), option.WithAPIKey("sk-test"),
+		option.WithMaxRetries(0), option.WithHTTPClient(f.Client))
 	return f
-}
-
-func (f *sseAPI) serve(w http.ResponseWriter, r *http.Request) {
-	body, err := io.ReadAll(r.Body)
-	if r.Method != http.MethodPost || r.URL.Path != f.path || err != nil {
-		http.Error(w, "unexpected request "+r.Method+" "+r.URL.Path, http.StatusNotFound)
-		return
-	}
-	f.mu.Lock()
-	f.bodies = append(f.bodies, body)
-	events := f.events
-	if f.next != nil {
-		events = f.next()
-	}
-	f.mu.Unlock()
-	w.Header().Set("Content-Type", "text/event-stream")
-	for i, ev := range events {
-		if f.gate != nil {
-			f.gate(i, r)
-		}
-		if _, err := io.WriteString(w, ev); err != nil {
-			return // the client closed the stream
-		}
-		w.(http.Flusher).Flush()
-	}
-}
-
-func (f *sseAPI) body(t *testing.T, i int) map[string]any {
-	t.Helper()
-	f.mu.Lock()
-	defer f.mu.Unlock()
-	require.Greater(t, len(f.bodies), i)
-	var m map[string]any
-	require.NoError(t, json.Unmarshal(f.bodies[i], &m))
-	return m
 }
 
 // chatEvents is a chat completion streamed as texts, then tool calls, as
@@ -113,74 +65,24 @@ func chatEvents(texts []string, calls ...call) []string {
 	return evs
 }
 
-// secret is an API key that must reach no chunk.
-const secret = "sk-live-0123456789abcdefghijABCDEF"
+const secret = adapttest.Secret
 
-var keyPattern = regexp.MustCompile(`sk-live-[A-Za-z0-9]{26}`)
+type redactor = adapttest.Redactor
 
-// redactor redacts keys of secret's shape in the stream and in the reply.
-type redactor struct{}
+var (
+	newReceived = adapttest.NewReceived
+	split       = adapttest.Split
+)
 
-func (redactor) Name() string  { return "redact" }
-func (redactor) HoldBack() int { return len(secret) - 1 }
-func (redactor) StreamText(_ *hooks.Context, text string, _ bool) (*hooks.StreamPatch, error) {
-	if !keyPattern.MatchString(text) {
-		return nil, nil
-	}
-	out := keyPattern.ReplaceAllString(text, "[REDACTED]")
-	return &hooks.StreamPatch{Text: &out}, nil
-}
-func (redactor) AfterModelResponse(_ *hooks.Context, resp hooks.ModelResponse) (*hooks.ModelResponsePatch, error) {
-	out := keyPattern.ReplaceAllString(resp.Text, "[REDACTED]")
-	return &hooks.ModelResponsePatch{Text: &out}, nil
-}
-
-// received is what deliver got.
-type received struct {
-	mu     sync.Mutex
-	chunks []hooks.Chunk
-	text   strings.Builder
-	first  chan struct{} // closed on the first text
-}
-
-func newReceived() *received { return &received{first: make(chan struct{})} }
-
-func (r *received) deliver(ch hooks.Chunk) error {
-	r.mu.Lock()
-	defer r.mu.Unlock()
-	if ch.Text != "" && r.text.Len() == 0 {
-		close(r.first)
-	}
-	r.chunks = append(r.chunks, ch)
-	r.text.WriteString(ch.Text)
-	return nil
-}
-
-func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run {
-	t.Helper()
-	chain, err := hooks.NewChain(hs, hooks.WithDiagnostics(func(d hooks.Diagnostic) { t.Errorf("diagnostic: %s at %s: %v", d.Hook, d.Point, d.Err) }))
-	require.NoError(t, err)
-	run, err := chain.Start(context.Background(), hooks.Host{}, hooks.RunStart{Input: "test"})
-	require.NoError(t, err)
-	return run
-}
-
-// split cuts s into pieces of n bytes.
-func split(s string, n int) []string {
-	var out []string
-	for i := 0; i < len(s); i += n {
-		out = append(out, s[i:min(i+n, len(s))])
-	}
-	return out
-}
+func startRun(t *testing.T, hs ...hooks.Hook) *hooks.Run { return adapttest.StartRun(t, hs...) }
 
 func TestStreamModelDeliversChatChunksWhileTheStreamIsOpen(t *testing.T) {
 	api := newSSEAPI(t, "/v1/chat/completions", chatEvents([]string{"Hello", ", world"})...)
 	got := newReceived()
-	api.gate = func(i int, _ *http.Request) {
+	api.Gate = func(i int, _ *http.Request) {
 		if i == 2 { // the second text waits until the caller has the first
 			select {
-			case <-got.first:
+			case <-got.First:
 			case <-time.After(10 * time.Second):
 				t.Error("the first chunk did not reach the caller while the stream was open")
 			}
@@ -191,17 +93,17 @@ func TestStreamModelDeliversChatChunksWhileTheStreamIsOpen(t *testing.T) {
 		after = resp
 		return nil, nil
 	}})
-	reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("hi"), got.deliver)
+	reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("hi"), got.Deliver)
 	require.NoError(t, err)
-	assert.Equal(t, "Hello, world", got.text.String())
+	assert.Equal(t, "Hello, world", got.Text())
 	assert.Equal(t, "Hello, world", after.Text, "AfterModelResponse sees the assembled reply")
 	assert.Equal(t, hooks.Usage{InputTokens: 11, OutputTokens: 7}, after.Usage, "and what the streamed call cost")
 	assert.Equal(t, hooks.StopEndTurn, after.StopReason)
 	assert.Equal(t, "Hello, world", reply.Response.Text)
 	require.NotNil(t, completion)
 	assert.Equal(t, "Hello, world", completion.Choices[0].Message.Content)
-	assert.Equal(t, true, api.body(t, 0)["stream"])
-	assert.Equal(t, map[string]any{"include_usage": true}, api.body(t, 0)["stream_options"], "usage is asked for, so hooks see the cost")
+	assert.Equal(t, true, api.Body(t, 0)["stream"])
+	assert.Equal(t, map[string]any{"include_usage": true}, api.Body(t, 0)["stream_options"], "usage is asked for, so hooks see the cost")
 }
 
 func TestStreamModelKeepsASecretOutOfEveryChatChunk(t *testing.T) {
@@ -210,12 +112,12 @@ func TestStreamModelKeepsASecretOutOfEveryChatChunk(t *testing.T) {
 		api := newSSEAPI(t, "/v1/chat/completions", chatEvents(split(text, size))...)
 		got := newReceived()
 		run := startRun(t, redactor{})
-		reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("key?"), got.deliver)
+		reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("key?"), got.Deliver)
 		require.NoError(t, err)
-		for _, ch := range got.chunks {
+		for _, ch := range got.Chunks() {
 			assert.NotContains(t, ch.Text, "sk-live", "chunk size %d", size)
 		}
-		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.text.String(), "chunk size %d", size)
+		assert.Equal(t, "Here is the key: [REDACTED] and once more [REDACTED].", got.Text(), "chunk size %d", size)
 		msg, err := hooksopenai.AssistantMessage(completion, reply.Response)
 		require.NoError(t, err)
 		raw, err := json.Marshal(msg)
@@ -233,10 +135,10 @@ func TestStreamModelStreamsAndAssemblesChatToolCalls(t *testing.T) {
 		after = resp
 		return nil, nil
 	}})
-	_, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("go"), got.deliver)
+	_, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("go"), got.Deliver)
 	require.NoError(t, err)
 	args := map[int]string{}
-	for _, ch := range got.chunks {
+	for _, ch := range got.Chunks() {
 		if ch.ToolCall != nil {
 			args[ch.ToolCall.Index] += ch.ToolCall.Arguments
 		}
@@ -251,7 +153,7 @@ func TestStreamModelEndClosesTheChatStream(t *testing.T) {
 	texts := []string{"one ", "two ", "STOP", " three", " four"}
 	api := newSSEAPI(t, "/v1/chat/completions", chatEvents(texts)...)
 	hungUp := make(chan bool, 1)
-	api.gate = func(i int, r *http.Request) {
+	api.Gate = func(i int, r *http.Request) {
 		if i == 5 { // after STOP (event 3): the client must hang up, not read on
 			select {
 			case <-r.Context().Done():
@@ -264,10 +166,10 @@ func TestStreamModelEndClosesTheChatStream(t *testing.T) {
 	got := newReceived()
 	stop := stopAt{}
 	run := startRun(t, stop)
-	reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("go"), got.deliver)
+	reply, completion, err := hooksopenai.StreamModel(context.Background(), run, &api.client.Chat.Completions, userParams("go"), got.Deliver)
 	require.NoError(t, err)
 	assert.True(t, <-hungUp, "the End closes the HTTP stream")
-	assert.Equal(t, "one two ", got.text.String())
+	assert.Equal(t, "one two ", got.Text())
 	require.NotNil(t, reply.End)
 	assert.Nil(t, completion)
 }

@@ -127,3 +127,17 @@ func (o Output) structured(v any) (value json.RawMessage, changed bool, err erro
 	}
 	return b, true, nil
 }
+
+// Settle is Diff in an MCP adapter's words: an error names the adapter
+// and the tool, and structured content dropped (Change.Dropped) is
+// reported to diagnose at AfterToolExecute.
+func (o Output) Settle(adapter, tool string, res hooks.ToolResult, ran, keep bool, diagnose func(hooks.Diagnostic)) (Change, error) {
+	c, err := o.Diff(res, ran, keep)
+	if err != nil {
+		return c, fmt.Errorf("%s: tool %q: %w", adapter, tool, err)
+	}
+	if c.Dropped != nil && !c.Keep {
+		diagnose(hooks.Diagnostic{Point: hooks.AfterToolExecute, Err: fmt.Errorf("%s: tool %q: %w", adapter, tool, c.Dropped)})
+	}
+	return c, nil
+}

@@ -1,0 +1,379 @@
+package hooks
+
+import (
+	"errors"
+	"fmt"
+	"reflect"
+	"sync"
+	"unsafe"
+)
+
+// What a person decided, as the trace reports it (TraceEvent.Review) and
+// as Verdict.Kind names it.
+const (
+	ReviewApproved = "approved" // yes: the call runs as it is
+	ReviewEdited   = "edited"   // yes, with the person's arguments
+	ReviewRejected = "rejected" // no: the model reads the person's message
+	ReviewAnswered = "answered" // the person's result stands for the tool's, which does not run
+)
+
+// The verdict of a hook's review, as its Context records it (in the
+// Context's padding: a Context stays in its size class). It is written by
+// the hook's own goroutine while it runs, and read by the walk once it has
+// returned.
+const (
+	reviewNone uint8 = iota
+	reviewApproved
+	reviewEdited
+	reviewRejected
+	reviewAnswered
+
+	reviewKindMask  uint8 = 7
+	reviewEditedBit uint8 = 8  // some review of the hook's call edited it
+	reviewNoBit     uint8 = 16 // the last review about the call under review was a no (its reason in reviewNos)
+)
+
+var reviewKinds = map[string]uint8{ReviewApproved: reviewApproved, ReviewEdited: reviewEdited,
+	ReviewRejected: reviewRejected, ReviewAnswered: reviewAnswered}
+
+// reviewNames are the kinds' names, by their number.
+var reviewNames = [...]string{"", ReviewApproved, ReviewEdited, ReviewRejected, ReviewAnswered}
+
+// reviewNos holds the reason of each person's no that stands (the
+// Context's reviewNoBit), by Context, until the walk reads it: a no is
+// rare, and a field for it would take every Context out of its size class.
+var reviewNos sync.Map // *Context → string
+
+// reviewed returns what the hook of c decided in its last review of this
+// call (reviewNone when it asked none).
+func (c *Context) reviewed() uint8 {
+	if c == nil {
+		return reviewNone
+	}
+	return c.review & reviewKindMask
+}
+
+// personEdited reports whether a review of the hook's call edited it.
+func (c *Context) personEdited() bool { return c.review&reviewEditedBit != 0 }
+
+// DefaultRejection is the reason the model reads when a person rejects a
+// call without saying why.
+const DefaultRejection = "The user rejected this tool call. Do not retry it unchanged; ask the user or go on another way."
+
+// Kind names what v decides for a tool call: ReviewAnswered (a Result),
+// ReviewEdited (approved with Arguments), ReviewApproved, or
+// ReviewRejected (anything else, a contradictory verdict included, as
+// Patch reads it).
+func (v Verdict) Kind() string {
+	switch {
+	case v.Check() != nil:
+		return ReviewRejected
+	case v.Result != nil:
+		return ReviewAnswered
+	case v.Approved && v.Arguments != nil:
+		return ReviewEdited
+	case v.Approved:
+		return ReviewApproved
+	}
+	return ReviewRejected
+}
+
+// Check reports a verdict that contradicts itself, which Patch reads as a
+// rejection: a Result together with Arguments (the tool cannot both run
+// with the person's arguments and not run), Arguments on a rejection
+// (nothing runs them), or Arguments that cannot be copied (a map that
+// contains itself, or nested deeper than 10,000 levels).
+func (v Verdict) Check() error {
+	switch {
+	case v.Result != nil && v.Arguments != nil:
+		return errors.New("the verdict both answers the call (Result) and edits it (Arguments)")
+	case !v.Approved && v.Result == nil && v.Arguments != nil:
+		return errors.New("the verdict rejects the call and edits its arguments: nothing would run them")
+	}
+	if v.Arguments != nil {
+		if _, ok := copyJSON(v.Arguments); !ok {
+			return errors.New("the verdict's arguments contain themselves or are nested too deeply")
+		}
+	}
+	if v.Result != nil {
+		if _, ok := copyJSON(v.Result.Value); !ok {
+			return errors.New("the verdict's result value contains itself or is nested too deeply")
+		}
+	}
+	return nil
+}
+
+// Patch is what v decides for the tool call under review, as a
+// BeforeToolExecute hook returns it. It is the one reading of a verdict,
+// for every hook kind:
+//   - a Result answers the call: the tool does not run, the model reads
+//     the result (IsError as the person set it), whatever Approved says;
+//   - approved with Arguments: the tool runs with the person's arguments
+//     (a copy: the host may reuse its map). Arguments replace the
+//     arguments only; the tool and the call ID stay the model's;
+//   - approved: nil, no opinion: the call goes on to the next hook;
+//   - rejected: a refusal whose reason is Message, or DefaultRejection
+//     when it is empty.
+//
+// A Message with an approval is not sent to the model (neither LangChain's
+// approve nor Claude Code's allow carries one): a hook that wants the
+// model to read it writes it into the result after the call. A
+// contradictory verdict (Check) is a rejection, with Message as its
+// reason when there is one.
+//
+// Arguments a person edited are checked again by the guards listed before
+// the hook that asked (see "A person's verdict" in docs/semantics.md).
+func (v Verdict) Patch() *ToolCallPatch {
+	if v.Check() != nil || (v.Result == nil && !v.Approved) {
+		reason := v.Message
+		if reason == "" {
+			reason = DefaultRejection
+		}
+		return Refuse(reason)
+	}
+	if v.Result != nil {
+		res := *v.Result
+		res.Value, _ = copyJSON(res.Value)
+		return &ToolCallPatch{Result: &res}
+	}
+	if v.Arguments != nil {
+		args, _ := copyJSON(v.Arguments)
+		return &ToolCallPatch{Arguments: args.(map[string]any)}
+	}
+	return nil
+}
+
+// clone returns v with its own copies of Arguments and Result, so that a
+// host that reuses its maps, or a hook that changes the verdict it got,
+// changes nothing another party holds. A verdict that cannot be copied
+// (Check) is a rejection carrying its message.
+func (v Verdict) clone() Verdict {
+	if v.Check() != nil {
+		return Verdict{Message: v.Message}
+	}
+	if v.Arguments != nil {
+		args, _ := copyJSON(v.Arguments)
+		v.Arguments = args.(map[string]any)
+	}
+	if v.Result != nil {
+		res := *v.Result
+		res.Value, _ = copyJSON(res.Value)
+		v.Result = &res
+	}
+	return v
+}
+
+// copyJSON copies the maps and lists of v (JSON's types, at any depth),
+// keeping other values as they are; ok is false for a value that contains
+// itself or is nested past maxRewriteDepth.
+func copyJSON(v any) (any, bool) {
+	c := copier{onPath: map[ref]bool{}, done: map[ref]any{}}
+	out := c.value(v, 0)
+	return out, !c.failed
+}
+
+// copier walks one value. A map or list shared by several places is
+// copied once, and the copy shared alike, so that sharing cannot make the
+// copy exponential.
+type copier struct {
+	onPath map[ref]bool
+	done   map[ref]any
+	failed bool
+}
+
+func (c *copier) value(v any, depth int) any {
+	if c.failed {
+		return nil
+	}
+	var r ref
+	switch x := v.(type) {
+	case map[string]any:
+		if x == nil {
+			return x
+		}
+		r = ref{reflect.ValueOf(x).UnsafePointer(), -1}
+	case []any:
+		if x == nil {
+			return x
+		}
+		r = ref{unsafe.Pointer(unsafe.SliceData(x)), len(x)}
+	default:
+		return v
+	}
+	if depth >= maxRewriteDepth || c.onPath[r] {
+		c.failed = true
+		return nil
+	}
+	if out, ok := c.done[r]; ok {
+		return out
+	}
+	c.onPath[r] = true
+	var out any
+	switch x := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(x))
+		for k, e := range x {
+			m[k] = c.value(e, depth+1)
+		}
+		out = m
+	case []any:
+		l := make([]any, len(x))
+		for i, e := range x {
+			l[i] = c.value(e, depth+1)
+		}
+		out = l
+	}
+	delete(c.onPath, r)
+	c.done[r] = out
+	return out
+}
+
+// reviewError names the hook whose review could not be read.
+func reviewError(hook string, err error) error {
+	return fmt.Errorf("review asked by hook %q: %w", hook, err)
+}
+
+// Review asks a person to decide about r and blocks until they answer: to
+// approve, to approve with edited arguments, to reject with a message the
+// model reads, or to answer instead of the tool (Verdict.Patch reads the
+// answer for a tool call). Without a Host.Review the host's Confirm
+// answers yes or no; without either, Host.AutoApprove.
+//
+// The verdict is the caller's own copy, and so is the call the host is
+// shown. An error from the host, a panic in it, a verdict that contradicts
+// itself (Verdict.Check) or a cancelled context is a rejection, returned
+// with the error; each but the cancellation is also a Diagnostic naming
+// the hook. In a tool point, the trace event of the hook that asked
+// records the verdict (TraceEvent.Review), and arguments the person edited
+// are checked again by the BeforeToolExecute hooks listed before it.
+func (c *Context) Review(r Review) (Verdict, error) {
+	if c.run() == nil {
+		return Verdict{}, nil // nobody to ask
+	}
+	h := &c.run().host
+	switch {
+	case h.Review != nil:
+		return c.askReview(r)
+	case h.Confirm != nil:
+		ok, err := h.Confirm(c.base(), r.Prompt)
+		if c.hostFailed("confirm", r.Prompt.Title, err) {
+			c.noteReview(r, Verdict{}, err)
+			return Verdict{}, err
+		}
+		c.noteReview(r, Verdict{Approved: ok}, nil)
+		return Verdict{Approved: ok}, nil
+	}
+	c.noteReview(r, Verdict{Approved: h.AutoApprove}, nil)
+	return Verdict{Approved: h.AutoApprove}, nil
+}
+
+// askReview asks the host's Review, with its own copy of the call, and
+// returns a verdict the caller owns: a host that fails, panics or
+// contradicts itself gives a rejection, with the error.
+func (c *Context) askReview(r Review) (v Verdict, err error) {
+	if r.Call != nil {
+		call := *r.Call
+		args, _ := copyJSON(call.Arguments)
+		call.Arguments, _ = args.(map[string]any)
+		r.Call = &call
+	}
+	v, err = c.callReview(r)
+	if err == nil {
+		if bad := v.Check(); bad != nil {
+			err = reviewError(c.Hook(), bad)
+		}
+	}
+	if c.hostFailed("review", r.Prompt.Title, err) {
+		c.noteReview(r, Verdict{Message: v.Message}, err)
+		return Verdict{Message: v.Message}, err
+	}
+	v = v.clone()
+	c.noteReview(r, v, nil)
+	return v, nil
+}
+
+// callReview calls the host's Review, a panic in it its error.
+func (c *Context) callReview(r Review) (v Verdict, err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			v, err = Verdict{}, fmt.Errorf("panicked: %v", p)
+		}
+	}()
+	return c.run().host.Review(c.base(), r)
+}
+
+// noteReview records the verdict of the running hook's review r for its
+// trace event and, when r is about the call under review in
+// BeforeToolExecute, the person's no, which stands whatever the hook
+// returns (personsNo). Nothing is recorded when the call was cancelled
+// while the person was asked (a pause: nothing was decided). The last
+// review of a hook's call is the one recorded.
+func (c *Context) noteReview(r Review, v Verdict, err error) {
+	if c.Err() != nil {
+		return
+	}
+	kind := reviewRejected
+	if err == nil {
+		kind = reviewKinds[v.Kind()]
+	}
+	bits := c.review&reviewEditedBit | kind
+	if kind == reviewEdited {
+		bits |= reviewEditedBit
+	}
+	if r.Call == nil || c.Point() != BeforeToolExecute {
+		c.review = bits | c.review&reviewNoBit
+		return
+	}
+	if kind != reviewRejected {
+		reviewNos.Delete(c)
+		c.review = bits
+		return
+	}
+	reason := v.Message
+	if reason == "" {
+		reason = DefaultRejection
+	}
+	reviewNos.Store(c, reason)
+	c.review = bits | reviewNoBit
+}
+
+// personsNo makes a person's no to the call under review stand: a hook
+// that asked (Context.Review with the call) and was told no, and then
+// returned anything but a refusal or an answer (nothing, an allow, new
+// arguments, an error or a panic its policy would let pass: a JavaScript
+// hook that tested the verdict object as if it were confirm's boolean, an
+// object being always true), refuses the call with the person's reason,
+// and the slip is reported. p and err are what the hook returned.
+func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error) {
+	c.review &^= reviewNoBit
+	reason := DefaultRejection
+	if r, ok := reviewNos.LoadAndDelete(c); ok {
+		reason = r.(string)
+	}
+	if err == nil && p != nil && (p.Result != nil || p.Allow != nil && !*p.Allow) {
+		return p, nil // it refused, or answered: what the person asked for, or stricter
+	}
+	if err != nil {
+		c.diagnose(BeforeToolExecute, fmt.Errorf("failed after a person rejected the call: the person's no stands: %w", err))
+	} else {
+		c.diagnose(BeforeToolExecute, errors.New("asked a person, who rejected the call, and returned no refusal: the person's no stands"))
+	}
+	return Refuse(reason), nil
+}
+
+// ApplyVerdict returns v's patch (Verdict.Patch) and records v as the
+// person's verdict about the call under review, as Review does for the
+// verdicts it returns: in the hook's trace event, for the second look the
+// guards listed before the hook take at an edit, and as a no that stands.
+// A hook that keeps verdicts (Context.Memo, a durable engine's recorded
+// answers) applies a kept one with it, so that an edit replayed after a
+// resume passes the same guards as when the person made it. Outside a run
+// it is Patch.
+func (c *Context) ApplyVerdict(v Verdict) *ToolCallPatch {
+	if c.run() != nil {
+		if call, ok := c.OriginalCall(); ok {
+			c.noteReview(Review{Call: &call}, v, nil)
+		}
+	}
+	return v.Patch()
+}
