@@ -71,3 +71,27 @@ func TestJSHookCannotForgeTheParentRunForTheNextCall(t *testing.T) {
 		assert.Equal(t, "root/", res.Text, "each call reads the real parent first")
 	}
 }
+
+// A child brought back by Resume of its parent's snapshot is told again
+// whose child it is: start.parentRunId with resumed true.
+func TestJSHookSeesTheParentOfAResumedChild(t *testing.T) {
+	h := js(t, "resume", `
+		exports.beforeRun = (ctx, start) => ({ state: start.resumed + ":" + start.parentRunId + ":" + ctx.depth });`)
+	chain, err := hooks.NewChain([]hooks.Hook{h})
+	require.NoError(t, err)
+	root, err := chain.Start(bg, hooks.Host{}, hooks.RunStart{RunID: "root"})
+	require.NoError(t, err)
+	defer root.End(bg, hooks.RunEnd{})
+	_, err = root.Child(bg, hooks.RunStart{RunID: "kid"})
+	require.NoError(t, err)
+	snap, err := root.Snapshot()
+	require.NoError(t, err)
+	back, err := chain.Resume(bg, hooks.Host{}, snap)
+	require.NoError(t, err)
+	defer back.End(bg, hooks.RunEnd{})
+	kids := back.Children()
+	require.Len(t, kids, 1)
+	again, err := kids[0].Snapshot()
+	require.NoError(t, err)
+	assert.Contains(t, string(again), `"resume":"true:root:1"`)
+}
