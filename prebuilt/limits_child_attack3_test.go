@@ -115,3 +115,42 @@ func TestPerChildCountsSurviveTheParentsSnapshot(t *testing.T) {
 		back.End(ctx, hooks.RunEnd{})
 	}
 }
+
+// time/state: snapshots taken while children start, call and end never
+// race (under -race) and always restore, with the tree's counts never
+// above the limit.
+func TestSnapshotsWhileChildrenComeAndGo(t *testing.T) {
+	limit := prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{Run: 20})
+	chain, err := hooks.NewChain([]hooks.Hook{limit, prebuilt.LoopGuard(prebuilt.LoopGuardConfig{})})
+	require.NoError(t, err)
+	ctx := context.Background()
+	parent, err := chain.Start(ctx, hooks.Host{}, hooks.RunStart{RunID: "root"})
+	require.NoError(t, err)
+	defer parent.End(ctx, hooks.RunEnd{})
+	var wg sync.WaitGroup
+	var ran atomic.Int32
+	for range 4 {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range 5 {
+				child, err := parent.Child(ctx, hooks.RunStart{})
+				if !assert.NoError(t, err) {
+					return
+				}
+				ran.Add(int32(ranTools(t, child, 2, "t")))
+				child.End(ctx, hooks.RunEnd{})
+			}
+		}()
+	}
+	for range 20 {
+		snap, err := parent.Snapshot()
+		require.NoError(t, err)
+		back, err := chain.Rehydrate(hooks.Host{}, snap)
+		require.NoError(t, err)
+		back.End(ctx, hooks.RunEnd{})
+	}
+	wg.Wait()
+	assert.EqualValues(t, 20, ran.Load())
+	assert.Zero(t, ranTools(t, parent, 1, "t"))
+}
