@@ -59,3 +59,55 @@ func TestSpecChildKeysAreStrict(t *testing.T) {
 		}
 	}
 }
+
+// The other three entries' child keys take effect as their Go fields do.
+func TestSpecChildKeysTakeEffect(t *testing.T) {
+	ctx := context.Background()
+	modelEnds := func(r *hooks.Run) bool {
+		step, err := r.BeforeModelRequest(ctx, hooks.ModelRequest{})
+		require.NoError(t, err)
+		return step.End != nil
+	}
+	for src, childEnds := range map[string]bool{`{run: 1}`: true, `{run: 1, perChild: true}`: false} {
+		h, err := prebuilt.FromSpec("modelCallLimit", settingsOf(t, src))
+		require.NoError(t, err)
+		parent := startParent(t, h)
+		require.False(t, modelEnds(parent))
+		child, err := parent.Child(ctx, hooks.RunStart{})
+		require.NoError(t, err)
+		assert.Equal(t, childEnds, modelEnds(child), "modelCallLimit %s", src)
+	}
+
+	spend := func(r *hooks.Run) {
+		_, err := r.CallModel(ctx, hooks.ModelRequest{}, func(*hooks.Context, hooks.ModelRequest) (hooks.ModelResponse, error) {
+			return hooks.ModelResponse{Text: "x", Usage: hooks.Usage{InputTokens: 90, OutputTokens: 20}}, nil
+		})
+		require.NoError(t, err)
+	}
+	for src, parentEnds := range map[string]bool{`{maxTokens: 100}`: true, `{maxTokens: 100, perChild: true}`: false} {
+		h, err := prebuilt.FromSpec("budget", settingsOf(t, src))
+		require.NoError(t, err)
+		parent := startParent(t, h)
+		child, err := parent.Child(ctx, hooks.RunStart{})
+		require.NoError(t, err)
+		spend(child)
+		assert.Equal(t, parentEnds, modelEnds(parent), "budget %s", src)
+	}
+
+	same := hooks.ToolCall{Name: "read", Arguments: map[string]any{"p": "a"}}
+	for src, refused := range map[string]bool{`{repeats: 2}`: false, `{repeats: 2, acrossChildren: true}`: true} {
+		h, err := prebuilt.FromSpec("loopGuard", settingsOf(t, src))
+		require.NoError(t, err)
+		parent := startParent(t, h)
+		a, err := parent.Child(ctx, hooks.RunStart{})
+		require.NoError(t, err)
+		b, err := parent.Child(ctx, hooks.RunStart{})
+		require.NoError(t, err)
+		step, err := a.BeforeToolExecute(ctx, same)
+		require.NoError(t, err)
+		require.False(t, step.Refused)
+		step, err = b.BeforeToolExecute(ctx, same)
+		require.NoError(t, err)
+		assert.Equal(t, refused, step.Refused, "loopGuard %s", src)
+	}
+}
