@@ -29,7 +29,9 @@ type ChildConfig struct {
 	Chain *Chain
 	// Host is the child's whole host (nil: the parent's, as the parent was
 	// given it). Its zero fields get the defaults, not the parent's: start
-	// from Run.Host to change one field.
+	// from Run.Host to change one field. An empty Workdir under a parent
+	// that has one is an error (guards rooted at the work directory would
+	// check no path in the child).
 	Host *Host
 }
 
@@ -101,6 +103,13 @@ func (r *Run) ChildWith(ctx context.Context, start RunStart, cfg ChildConfig) (*
 	host := r.given
 	if cfg.Host != nil {
 		host = *cfg.Host
+		// A Workdir left out would not be the parent's but none, and a
+		// guard rooted there (Sandbox's default roots) would then check no
+		// path in the subagent: a host meant to change one field is no way
+		// out of the work directory.
+		if host.Workdir == "" && r.given.Workdir != "" {
+			return nil, fmt.Errorf("hooks: child of run %s: ChildConfig.Host has no Workdir, and the parent's is %q: set it (start from Run.Host to change other fields)", r.id, r.given.Workdir)
+		}
 	}
 	k := chain.newRun(host, start.RunID, start.Input)
 	k.adopt(ctx, r, extra, cfg.Host != nil)

@@ -58,7 +58,8 @@ func (c *Context) Parent() *Context {
 
 // Subagent runs fn as a child run of the run c belongs to (c is a
 // ToolFunc's or a hook's Context), and ends the child with fn's outcome:
-// fn's output, or its error. The child lives within c's call (it is
+// fn's output, or its error (a panic in fn, or a goroutine exit such as
+// t.FailNow, ends it Failed; a nil fn is an error). The child lives within c's call (it is
 // started with c as its context): a tool that runs a subagent returns
 // with the subagent ended. It is Run.Child for a tool that has only its
 // Context; outside a run it is an error.
@@ -67,19 +68,27 @@ func (c *Context) Subagent(start RunStart, fn func(ctx context.Context, child *R
 	if r == nil {
 		return "", errors.New("hooks: Subagent: the Context belongs to no run")
 	}
+	if fn == nil { // said before a child starts: a nil fn would panic with the child half run
+		return "", errors.New("hooks: Subagent: fn is nil: give the function that runs the subagent")
+	}
 	child, err := r.Child(c, start)
 	if err != nil {
 		return "", err
 	}
 	var out string
-	defer func() { // also when fn panics: the child ends, and the panic goes on
-		end := RunEnd{Output: out, Err: err}
+	returned := false
+	defer func() { // also when fn panics or exits: the child ends, and the panic goes on
 		if v := recover(); v != nil {
 			child.End(context.WithoutCancel(c), RunEnd{Outcome: Failed, Reason: "the subagent panicked"})
 			panic(v)
 		}
-		child.End(context.WithoutCancel(c), end)
+		if !returned { // runtime.Goexit (t.FailNow): fn never gave an answer, which is no completed run
+			child.End(context.WithoutCancel(c), RunEnd{Outcome: Failed, Reason: "the subagent did not return (its goroutine exited)"})
+			return
+		}
+		child.End(context.WithoutCancel(c), RunEnd{Output: out, Err: err})
 	}()
 	out, err = fn(c, child)
+	returned = true
 	return out, err
 }

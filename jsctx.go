@@ -54,7 +54,7 @@ func (x *jsCtx) keep(key string, v goja.Value) {
 }
 
 var jsCtxKeys = []string{"workdir", "session", "agent", "config", "env", "state", "system",
-	"file", "http", "log", "confirm", "review", "notify", "memo"}
+	"file", "http", "log", "confirm", "review", "notify", "memo", "parentRunId", "depth"}
 
 func (x *jsCtx) Get(key string) goja.Value {
 	if v, ok := x.members[key]; ok {
@@ -118,6 +118,10 @@ func (x *jsCtx) make(key string) (goja.Value, error) {
 		}), nil
 	case "memo":
 		return rt.ToValue(x.memo), nil
+	case "parentRunId": // "" in a root run: a hook tells a subagent's calls from it
+		return rt.ToValue(c.ParentRunID()), nil
+	case "depth":
+		return rt.ToValue(c.Depth()), nil
 	}
 	return nil, nil
 }

@@ -160,7 +160,8 @@ func clip(data []byte) string {
 // BeforeRun runs beforeRun(ctx, start); {state} becomes the hook's state.
 func (h *jsHook) BeforeRun(c *Context, start RunStart) (*RunPatch, error) {
 	v, err := h.call(c, BeforeRun, func(in *jsInstance) ([]goja.Value, error) {
-		return in.values(map[string]any{"runId": start.RunID, "input": start.Input, "resumed": start.Resumed})
+		return in.values(map[string]any{"runId": start.RunID, "input": start.Input, "resumed": start.Resumed,
+			"parentRunId": start.ParentRunID})
 	})
 	r, err := read(c, BeforeRun, v, err)
 	if r == nil {

@@ -188,5 +188,5 @@ func ExampleFromSpec() {
 	fmt.Println(err)
 	// Output:
 	// toolCallLimit <nil>
-	// prebuilt toolCallLimit: unknown setting "runs" (did you mean "run"?) (settings: name, onLimit, perTool, run)
+	// prebuilt toolCallLimit: unknown setting "runs" (did you mean "run"?) (settings: name, onLimit, perChild, perTool, run)
 }

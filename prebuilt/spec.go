@@ -211,6 +211,9 @@ func (s *settings) int64(key string) int64 {
 func (s *settings) boolean(key string) bool {
 	v, ok := s.get(key)
 	if !ok {
+		// "perChild: ~" (or "acrossChildren:") reads as a switch someone
+		// meant to set: say so rather than take it as false.
+		s.null(key, "true or false")
 		return false
 	}
 	b, isBool := v.(bool)

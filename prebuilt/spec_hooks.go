@@ -22,7 +22,8 @@ func build[C any](s *settings, cfg C, check func(C) error, make func(C) hooks.Ho
 var actionWords = []string{"refuse", "end", "error"}
 
 func specToolCallLimit(s *settings) (hooks.Hook, error) {
-	cfg := ToolCallLimitConfig{Name: s.str("name"), Run: s.int("run"), OnLimit: Action(s.enum("onLimit", actionWords...))}
+	cfg := ToolCallLimitConfig{Name: s.str("name"), Run: s.int("run"), OnLimit: Action(s.enum("onLimit", actionWords...)),
+		PerChild: s.boolean("perChild")}
 	if m := s.object("perTool"); m != nil {
 		cfg.PerTool = map[string]int{}
 		s.sub("perTool", m, func(in *settings) {
@@ -35,7 +36,7 @@ func specToolCallLimit(s *settings) (hooks.Hook, error) {
 }
 
 func specModelCallLimit(s *settings) (hooks.Hook, error) {
-	cfg := ModelCallLimitConfig{Name: s.str("name"), Run: s.int("run"), Message: s.str("message")}
+	cfg := ModelCallLimitConfig{Name: s.str("name"), Run: s.int("run"), Message: s.str("message"), PerChild: s.boolean("perChild")}
 	if s.enum("onLimit", "end", "error") == 1 {
 		cfg.OnLimit = ErrorRun
 	}
@@ -149,12 +150,14 @@ func specApproval(s *settings) (hooks.Hook, error) {
 }
 
 func specLoopGuard(s *settings) (hooks.Hook, error) {
-	cfg := LoopGuardConfig{Name: s.str("name"), Repeats: s.int("repeats"), OnLoop: Action(s.enum("onLoop", actionWords...))}
+	cfg := LoopGuardConfig{Name: s.str("name"), Repeats: s.int("repeats"), OnLoop: Action(s.enum("onLoop", actionWords...)),
+		AcrossChildren: s.boolean("acrossChildren")}
 	return build(s, cfg, LoopGuardConfig.check, LoopGuard)
 }
 
 func specBudget(s *settings) (hooks.Hook, error) {
-	cfg := BudgetConfig{Name: s.str("name"), MaxCost: s.float("maxCost"), WarnAt: s.float("warnAt"), WarnModel: s.boolean("warnModel")}
+	cfg := BudgetConfig{Name: s.str("name"), MaxCost: s.float("maxCost"), WarnAt: s.float("warnAt"), WarnModel: s.boolean("warnModel"),
+		PerChild: s.boolean("perChild")}
 	cfg.MaxTokens = s.int64("maxTokens")
 	if m := s.object("prices"); m != nil {
 		cfg.Prices = map[string]Price{}

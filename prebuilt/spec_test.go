@@ -59,8 +59,8 @@ func TestFromSpecSettingsTakeEffect(t *testing.T) {
 func TestFromSpecIsStrict(t *testing.T) {
 	for _, tc := range []struct{ name, src, want string }{
 		{"toolCallLimt", `{}`, `prebuilt: unknown hook "toolCallLimt" (did you mean "toolCallLimit"?) (known: toolCallLimit, modelCallLimit, toolRetry, modelRetry, modelFallback, toolErrors, redact, approval, loopGuard, budget, audit, sandbox)`},
-		{"toolCallLimit", `{runs: 3}`, `prebuilt toolCallLimit: unknown setting "runs" (did you mean "run"?) (settings: name, onLimit, perTool, run)`},
-		{"toolCallLimit", `{Run: 3}`, `prebuilt toolCallLimit: unknown setting "Run" (did you mean "run"?) (settings: name, onLimit, perTool, run)`},
+		{"toolCallLimit", `{runs: 3}`, `prebuilt toolCallLimit: unknown setting "runs" (did you mean "run"?) (settings: name, onLimit, perChild, perTool, run)`},
+		{"toolCallLimit", `{Run: 3}`, `prebuilt toolCallLimit: unknown setting "Run" (did you mean "run"?) (settings: name, onLimit, perChild, perTool, run)`},
 		{"toolCallLimit", `{run: "ten"}`, `prebuilt toolCallLimit: setting "run": want a number, got the string "ten"`},
 		{"toolCallLimit", `{run: 2.5}`, `prebuilt toolCallLimit: setting "run": want a whole number, got 2.5`},
 		{"toolCallLimit", `{run: -1}`, `prebuilt toolCallLimit: field Run is -1: a limit cannot be negative (0 means none)`},
