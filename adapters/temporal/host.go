@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/rienda/hooks"
 	"go.temporal.io/sdk/activity"
@@ -107,12 +109,26 @@ func (a *activities) suspended(ctx context.Context, s <-chan hooks.Review, workf
 
 // withPersonsReason adds to a refusal the messages people gave with a
 // rejection in this call, so that the model reads why; a message the
-// refusal already quotes (a hook that refused with it) is not repeated.
+// refusal already ends with (a hook that refused with "…: " + it) is not
+// repeated.
 func withPersonsReason(reason string, answers []Answer) string {
 	for _, a := range answers {
-		if v := a.verdict(); !v.Approved && v.Message != "" && !strings.Contains(reason, v.Message) {
+		if v := a.verdict(); !v.Approved && v.Message != "" && !endsWith(reason, v.Message) {
 			reason += ": " + v.Message
 		}
 	}
 	return reason
+}
+
+// endsWith says whether text ends with the words of msg: at its end, and
+// not inside a word ("not approved" does not end with "no", nor "ok" with
+// "k").
+func endsWith(text, msg string) bool {
+	if !strings.HasSuffix(text, msg) {
+		return false
+	}
+	before, _ := utf8.DecodeLastRuneInString(text[:len(text)-len(msg)])
+	first, _ := utf8.DecodeRuneInString(msg)
+	return len(text) == len(msg) || !(unicode.IsLetter(before) || unicode.IsDigit(before)) ||
+		!(unicode.IsLetter(first) || unicode.IsDigit(first))
 }

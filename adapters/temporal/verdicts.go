@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"strings"
+	"unicode"
 
 	"github.com/rienda/hooks"
 )
@@ -14,9 +15,10 @@ import (
 // An Answer travels as JSON three ways: a person's signal or update, the
 // answers the workflow records in each step's input (its history), and
 // the answers of histories written before verdicts ({"Approved": true}).
-// answerJSON is that form. The verdict's Arguments are a pointer so that
-// an edit to no arguments ({}) survives the history: hooks.Verdict's
-// omitempty would drop it, and the call would run with its own.
+// answerJSON is that form. The verdict's Arguments are verdictArgs so
+// that an edit to no arguments ({}) survives the history (hooks.Verdict's
+// omitempty would drop it, and the call would run with its own) and a
+// null is refused rather than read as "no edit".
 type answerJSON struct {
 	QuestionID string
 	Prompt     hooks.Prompt
@@ -29,7 +31,7 @@ type answerJSON struct {
 
 type verdictJSON struct {
 	Approved  bool              `json:"approved"`
-	Arguments *map[string]any   `json:"arguments,omitempty"`
+	Arguments verdictArgs       `json:"arguments,omitzero"`
 	Message   string            `json:"message,omitempty"`
 	Result    *hooks.ToolResult `json:"result,omitempty"`
 }
@@ -40,11 +42,36 @@ func (a Answer) MarshalJSON() ([]byte, error) {
 	if v := a.Verdict; v != nil {
 		w.Verdict = &verdictJSON{Approved: v.Approved, Message: v.Message, Result: v.Result}
 		if v.Arguments != nil {
-			args := v.Arguments
-			w.Verdict.Arguments = &args
+			w.Verdict.Arguments = verdictArgs{m: v.Arguments, set: true}
 		}
 	}
 	return json.Marshal(w)
+}
+
+// verdictArgs are a verdict's edited arguments: set says the key was
+// there (an object, maybe empty).
+type verdictArgs struct {
+	m   map[string]any
+	set bool
+}
+
+// IsZero says there was no edit (omitzero leaves the key out).
+func (a verdictArgs) IsZero() bool { return !a.set }
+
+// MarshalJSON writes the arguments as an object.
+func (a verdictArgs) MarshalJSON() ([]byte, error) { return json.Marshal(a.m) }
+
+// UnmarshalJSON reads an object; null or any other value is refused.
+func (a *verdictArgs) UnmarshalJSON(data []byte) error {
+	var m map[string]any
+	if bytes.Equal(bytes.TrimSpace(data), []byte("null")) {
+		return errors.New(`the verdict's "arguments" is null: give the edited arguments as an object, or leave the key out to keep the call's`)
+	}
+	if err := json.Unmarshal(data, &m); err != nil {
+		return fmt.Errorf(`the verdict's "arguments" must be an object: %w`, err)
+	}
+	a.m, a.set = m, true
+	return nil
 }
 
 // UnmarshalJSON reads an answer strictly: a field it does not know, a key
@@ -67,11 +94,8 @@ func (a *Answer) UnmarshalJSON(data []byte) error {
 	*a = Answer{QuestionID: w.QuestionID, Prompt: w.Prompt, Approved: w.Approved, Reason: w.Reason, By: w.By, Call: w.Call}
 	if v := w.Verdict; v != nil {
 		a.Verdict = &hooks.Verdict{Approved: v.Approved, Message: v.Message, Result: v.Result}
-		if v.Arguments != nil {
-			if *v.Arguments == nil { // "arguments": null
-				return errors.New(`temporal: answer: the verdict's "arguments" is null: give the edited arguments as an object, or leave the key out to keep the call's`)
-			}
-			a.Verdict.Arguments = *v.Arguments
+		if v.Arguments.set {
+			a.Verdict.Arguments = v.Arguments.m
 		}
 	}
 	return nil
@@ -99,6 +123,19 @@ func decodeAnswer(data []byte, version int) (Answer, error) {
 	return Answer{QuestionID: old.QuestionID, Prompt: old.Prompt, Approved: old.Approved, Reason: old.Reason, By: old.By}, nil
 }
 
+// foldKey is k with each letter the least of its case folds: two keys
+// encoding/json would take for the same field (bytes.EqualFold: "Approved"
+// and "approved", "message" and "meſſage") fold to the same string.
+func foldKey(k string) string {
+	return strings.Map(func(r rune) rune {
+		least := r
+		for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+			least = min(least, f)
+		}
+		return least
+	}, k)
+}
+
 // uniqueKeys says which key of an object in data, at any depth, is given
 // twice, compared without case as encoding/json matches fields.
 func uniqueKeys(data []byte) error {
@@ -118,7 +155,7 @@ func uniqueKeys(data []byte) error {
 				if err != nil {
 					return err
 				}
-				key := strings.ToLower(k.(string))
+				key := foldKey(k.(string))
 				if seen[key] {
 					return fmt.Errorf("the key %q is given twice", k)
 				}

@@ -61,22 +61,23 @@ func TestAVerdictSurvivesTheHistory(t *testing.T) {
 // as a yes or a bare no.
 func TestAnAnswerThatCannotBeReadStrictlyIsRefused(t *testing.T) {
 	for raw, fault := range map[string]string{
-		`{"QuestionID":"q","Verdict":{"aproved":true}}`:                                "aproved",
-		`{"QuestionID":"q","Aproved":true}`:                                            "Aproved",
-		`{"QuestionID":"q","Verdict":{"approved":true,"argumnets":{"path":"/x"}}}`:     "argumnets",
-		`{"QuestionID":"q","Verdict":{"approved":false,"Approved":true}}`:              "twice",
-		`{"QuestionID":"q","Approved":false,"approved":true}`:                          "twice",
-		`{"QuestionID":"q","QuestionID":"r"}`:                                          "twice",
-		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":{"p":1,"p":2}}}`:     "twice",
-		`{"QuestionID":"q","Verdict":{"approved":"yes"}}`:                              "approved",
-		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":["/x"]}}`:            "arguments",
-		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":"{\"p\":1}"}}`:       "arguments",
-		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":null}}`:              "null",
-		`{"QuestionID":"q","Verdict":{"approved":true,"result":{"txt":"x"}}}`:          "txt",
-		`{"QuestionID":"q","Verdict":{"approved":true}}{"Verdict":{"approved":false}}`: "after",
-		`{"QuestionID":"q","Verdict":true}`:                                            "Verdict",
-		`"yes"`:                                                                        "string",
-		`{"QuestionID":"q","Verdict":{"approved":true}`:                                "end of JSON",
+		`{"QuestionID":"q","Verdict":{"aproved":true}}`:                                  "aproved",
+		`{"QuestionID":"q","Aproved":true}`:                                              "Aproved",
+		`{"QuestionID":"q","Verdict":{"approved":true,"argumnets":{"path":"/x"}}}`:       "argumnets",
+		`{"QuestionID":"q","Verdict":{"approved":false,"Approved":true}}`:                "twice",
+		`{"QuestionID":"q","Approved":false,"approved":true}`:                            "twice",
+		`{"QuestionID":"q","QuestionID":"r"}`:                                            "twice",
+		`{"QuestionID":"q","Verdict":{"approved":false,"message":"no","meſſage":"yes"}}`: "twice",
+		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":{"p":1,"p":2}}}`:       "twice",
+		`{"QuestionID":"q","Verdict":{"approved":"yes"}}`:                                "approved",
+		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":["/x"]}}`:              "arguments",
+		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":"{\"p\":1}"}}`:         "arguments",
+		`{"QuestionID":"q","Verdict":{"approved":true,"arguments":null}}`:                "null",
+		`{"QuestionID":"q","Verdict":{"approved":true,"result":{"txt":"x"}}}`:            "txt",
+		`{"QuestionID":"q","Verdict":{"approved":true}}{"Verdict":{"approved":false}}`:   "after",
+		`{"QuestionID":"q","Verdict":true}`:                                              "Verdict",
+		`"yes"`:                                                                          "string",
+		`{"QuestionID":"q","Verdict":{"approved":true}`:                                  "end of JSON",
 	} {
 		_, err := decodeAnswer([]byte(raw), 1)
 		require.Error(t, err, raw)
@@ -169,4 +170,24 @@ func TestTheDurableHostAnswersAReviewOnlyWithItsOwnVerdict(t *testing.T) {
 		got := <-asked
 		assert.Equal(t, r, got, name)
 	}
+}
+
+// A person's words with a rejection reach the model once: added to a
+// refusal that does not end with them, not repeated after one that does
+// (a hook that refused with them), and never matched inside a word.
+func TestARejectionsWordsReachTheModelOnce(t *testing.T) {
+	no := func(msg string) []Answer { return []Answer{{Verdict: &hooks.Verdict{Message: msg}}} }
+	for _, c := range []struct{ reason, msg, want string }{
+		{"not approved", "no", "not approved: no"},
+		{"rejected: use the trash", "use the trash", "rejected: use the trash"},
+		{"use the trash", "use the trash", "use the trash"},
+		{"refused by the user", "user", "refused by the user"},
+		{"refused by the users", "user", "refused by the users: user"},
+		{"refused", "!", "refused: !"},
+		{"not approved", "", "not approved"},
+	} {
+		assert.Equal(t, c.want, withPersonsReason(c.reason, no(c.msg)), "%q + %q", c.reason, c.msg)
+	}
+	assert.Equal(t, "not approved: old reason", withPersonsReason("not approved", []Answer{{Reason: "old reason"}}), "an answer from before verdicts")
+	assert.Equal(t, "not approved", withPersonsReason("not approved", []Answer{{Approved: true, Reason: "fine"}}), "a yes adds nothing")
 }
