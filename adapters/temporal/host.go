@@ -21,9 +21,6 @@ type suspension struct {
 	Executed *hooks.ToolResult    `json:",omitempty"`
 }
 
-// review is the question the suspension asks.
-func (s *suspension) review() hooks.Review { return hooks.Review{Prompt: s.Prompt, Call: s.Call} }
-
 // errSuspended is what the durable Host.Review answers for a review that
 // has no recorded answer: the step is suspended, not refused.
 var errSuspended = errors.New("waiting for a person's answer (the step is suspended and runs again with it)")
