@@ -7,7 +7,6 @@ import (
 	"fmt"
 
 	"github.com/rienda/hooks"
-	"go.temporal.io/sdk/activity"
 	sdk "go.temporal.io/sdk/temporal"
 )
 
@@ -86,87 +85,6 @@ type endOutput struct {
 	Suspension *suspension
 }
 
-// suspension says that a hook asked a person something nobody has
-// answered yet: the step did not happen, and runs again with the answer.
-type suspension struct {
-	Prompt   hooks.Prompt
-	Answered *hooks.ModelResponse `json:",omitempty"`
-	Executed *hooks.ToolResult    `json:",omitempty"`
-}
-
-// errSuspended is what the durable Host.Confirm answers for a prompt that
-// has no recorded answer: the step is suspended, not refused.
-var errSuspended = errors.New("waiting for a person's answer (the step is suspended and runs again with it)")
-
-// activities are the steps of the workflow, on the worker's Agent.
-type activities struct {
-	agent *Agent
-	conv  *convCache // the conversation nodes this worker read or wrote
-}
-
-// step is one activity's run, rehydrated from the snapshot the workflow
-// carries, with a Host.Confirm that answers from the recorded answers and
-// suspends the step on a prompt that has none.
-type step struct {
-	run    *hooks.Run
-	ctx    context.Context // the hooks': cancelled when the step suspends
-	cancel context.CancelFunc
-	asked  chan hooks.Prompt // the first unanswered prompt; buffered 1
-}
-
-func (a *activities) host(answers []Answer, asked chan hooks.Prompt, cancel context.CancelFunc) hooks.Host {
-	host := a.agent.Host
-	host.Confirm = func(ctx context.Context, p hooks.Prompt) (bool, error) {
-		for _, ans := range answers {
-			if ans.Prompt == p {
-				return ans.Approved, nil
-			}
-		}
-		select {
-		case asked <- p: // the first prompt is the one the person is asked
-		default:
-		}
-		if cancel != nil {
-			cancel()
-		}
-		return false, errSuspended
-	}
-	return host
-}
-
-// rehydrate makes the run of a step again from its snapshot.
-func (a *activities) rehydrate(ctx context.Context, snapshot []byte, answers []Answer) (*step, error) {
-	s := &step{asked: make(chan hooks.Prompt, 1)}
-	s.ctx, s.cancel = context.WithCancel(ctx)
-	snapshot, err := a.openSnapshot(ctx, snapshot)
-	if err != nil {
-		s.cancel()
-		return nil, err
-	}
-	run, err := a.agent.Chain.Rehydrate(a.host(answers, s.asked, s.cancel), snapshot)
-	if err != nil {
-		s.cancel()
-		return nil, sdk.NewNonRetryableApplicationError(err.Error(), "hooks.Snapshot", err)
-	}
-	s.run = run
-	return s, nil
-}
-
-// suspended returns the prompt that suspended the step, if one did; the
-// step's run is then thrown away, and the person is told.
-func (a *activities) suspended(ctx context.Context, s <-chan hooks.Prompt, workflowAsks bool) (hooks.Prompt, bool) {
-	select {
-	case p := <-s:
-		if a.agent.Ask != nil && !workflowAsks { // a workflow of before questions had ids: ask here
-			info := activity.GetInfo(ctx)
-			a.agent.Ask(ctx, Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p})
-		}
-		return p, true
-	default:
-		return hooks.Prompt{}, false
-	}
-}
-
 // Ask tells the Agent's Ask of a question the workflow waits on. The
 // workflow runs it once the step that asked has returned, so a step
 // retried after a crash does not ask again; a crash inside Ask itself
@@ -185,12 +103,12 @@ func (a *activities) Ask(ctx context.Context, q Question) error {
 func (a *activities) Start(ctx context.Context, in startInput) (startOutput, error) {
 	ctx, stop := beat(ctx)
 	defer stop()
-	asked := make(chan hooks.Prompt, 1)
+	asked := make(chan hooks.Review, 1)
 	// No cancellation on a prompt here: a cancelled BeforeRun would end
 	// the run (AfterRun). The run is thrown away anyway.
 	run, err := a.agent.Chain.Start(ctx, a.host(in.Answers, asked, nil), hooks.RunStart{RunID: in.RunID, Input: in.Input})
-	if p, ok := a.suspended(ctx, asked, in.WorkflowAsks); ok {
-		return startOutput{Suspension: &suspension{Prompt: p}}, nil
+	if w := a.suspended(ctx, asked, in.WorkflowAsks); w != nil {
+		return startOutput{Suspension: w}, nil
 	}
 	if err != nil {
 		return startOutput{}, final(err)
@@ -227,8 +145,8 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 		}
 	}
 	st, err := s.run.BeforeModelRequest(s.ctx, in.Request)
-	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
-		return modelOutput{Suspension: &suspension{Prompt: p}}, nil
+	if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil {
+		return modelOutput{Suspension: w}, nil
 	}
 	if err != nil {
 		return modelOutput{}, stepError(err)
@@ -237,14 +155,15 @@ func (a *activities) Model(ctx context.Context, in modelInput) (modelOutput, err
 	if in.Answered != nil && st.Response == nil && st.End == nil {
 		resp = *in.Answered
 	} else if resp, err = s.run.ExecuteModel(s.ctx, st, a.agent.Model); err != nil {
-		if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok { // a wrap hook asked: the whole call runs again
-			return modelOutput{Suspension: &suspension{Prompt: p}}, nil
+		if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil { // a wrap hook asked: the whole call runs again
+			return modelOutput{Suspension: w}, nil
 		}
 		return modelOutput{}, stepError(err)
 	}
 	reply, err := s.run.AfterModelResponse(s.ctx, st, resp)
-	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
-		return modelOutput{Suspension: &suspension{Prompt: p, Answered: &resp}}, nil
+	if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil {
+		w.Answered = &resp
+		return modelOutput{Suspension: w}, nil
 	}
 	if err != nil {
 		return modelOutput{}, stepError(err)
@@ -277,8 +196,8 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 	}
 	defer s.cancel()
 	st, err := s.run.BeforeToolExecute(s.ctx, in.Call)
-	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
-		return toolOutput{Suspension: &suspension{Prompt: p}}, nil
+	if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil {
+		return toolOutput{Suspension: w}, nil
 	}
 	if err != nil {
 		return toolOutput{}, stepError(err)
@@ -291,8 +210,8 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 		res, err = s.run.AfterToolExecute(s.ctx, st, *in.Executed)
 	default:
 		if res, err = s.run.ExecuteTool(s.ctx, st, a.runTool); err != nil {
-			if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok { // a wrap hook asked: the whole call runs again
-				return toolOutput{Suspension: &suspension{Prompt: p}}, nil
+			if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil { // a wrap hook asked: the whole call runs again
+				return toolOutput{Suspension: w}, nil
 			}
 			return toolOutput{}, stepError(err)
 		}
@@ -300,8 +219,9 @@ func (a *activities) Tool(ctx context.Context, in toolInput) (toolOutput, error)
 		executed = &ran
 		res, err = s.run.AfterToolExecute(s.ctx, st, res)
 	}
-	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
-		return toolOutput{Suspension: &suspension{Prompt: p, Executed: executed}}, nil
+	if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil {
+		w.Executed = executed
+		return toolOutput{Suspension: w}, nil
 	}
 	if err != nil {
 		return toolOutput{}, stepError(err)
@@ -341,8 +261,8 @@ func (a *activities) End(ctx context.Context, in endInput) (endOutput, error) {
 	}
 	Heartbeat(ctx, afterRunBegan) // the step's first heartbeat: sent before AfterRun begins
 	s.run.End(ctx, in.End)
-	if p, ok := a.suspended(ctx, s.asked, in.WorkflowAsks); ok {
-		return endOutput{Suspension: &suspension{Prompt: p}}, nil
+	if w := a.suspended(ctx, s.asked, in.WorkflowAsks); w != nil {
+		return endOutput{Suspension: w}, nil
 	}
 	snap, err := a.snapshot(ctx, s.run)
 	return endOutput{Snapshot: snap}, err
@@ -455,17 +375,6 @@ func orEmpty(r *hooks.ToolResult) *hooks.ToolResult {
 		return &hooks.ToolResult{}
 	}
 	return r
-}
-
-// withPersonsReason adds to a refusal the reasons people gave for saying
-// no in this call, so that the model reads why.
-func withPersonsReason(reason string, answers []Answer) string {
-	for _, a := range answers {
-		if !a.Approved && a.Reason != "" {
-			reason += ": " + a.Reason
-		}
-	}
-	return reason
 }
 
 // stepError sorts a step's error for Temporal: a hook that failed the run

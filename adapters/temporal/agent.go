@@ -18,9 +18,10 @@ type Agent struct {
 	// Chain holds the hooks; nil runs none. A Chain built anew after a
 	// restart continues the runs the old one was running.
 	Chain *hooks.Chain
-	// Host is given to every step. Its Confirm is replaced: a prompt is
-	// answered from the answers recorded in the workflow, or suspends the
-	// step until a person answers it (SignalAnswer).
+	// Host is given to every step. Its Review and Confirm are replaced: a
+	// review (or a prompt, a review without a call) is answered with the
+	// verdict recorded in the workflow, or suspends the step until a person
+	// gives one (SendAnswer).
 	Host hooks.Host
 	// Model calls the model; required.
 	Model hooks.ModelFunc
@@ -41,7 +42,8 @@ type Agent struct {
 	Store Store
 }
 
-// Question is a prompt a durable run waits on, and where to answer it.
+// Question is a review a durable run waits on (Context.Review, or
+// Context.Confirm: a review without a call), and where to answer it.
 type Question struct {
 	// ID names this question and no other, across the run's executions:
 	// an answer names it. Asked again after a crash, a question keeps its
@@ -49,18 +51,43 @@ type Question struct {
 	ID         string
 	WorkflowID string
 	Prompt     hooks.Prompt
+	// Call is the tool call under review, as the hook that asked saw it;
+	// nil when the question is not about a call (a Confirm), and then an
+	// answer can only approve or reject.
+	Call *hooks.ToolCall `json:",omitempty"`
 }
+
+// Review is what the hook that asked is deciding about: the prompt and
+// the call.
+func (q Question) Review() hooks.Review { return hooks.Review{Prompt: q.Prompt, Call: q.Call} }
 
 // Answer is a person's answer to a Question (SendAnswer). QuestionID must
 // be the waiting question's: an answer to an unknown question, one already
 // answered, or one no longer waited on is refused, so a double click or a
 // retried request never approves the next question, even an identical one.
+//
+// The answer carries a Verdict: approve, approve with edited Arguments,
+// reject with a Message the model reads, or answer instead of the tool
+// (Result); the hook's Context.Review returns it as given. An answer
+// without a Verdict is a yes or no: Approved, with Reason as the
+// verdict's Message (how answers were given before verdicts, and how
+// recorded ones still read). With a Verdict, leave Approved and Reason
+// zero (or equal to the verdict's): an answer that says two things is
+// refused. An answer whose JSON has a field this type does not know (a
+// misspelling), a key twice, or a value of the wrong type is refused too:
+// it never approves.
 type Answer struct {
 	QuestionID string
 	Prompt     hooks.Prompt // the question's, for the trace (runs from before questions had ids match on it)
 	Approved   bool
 	Reason     string // why: a refusal carries it to the model
 	By         string // who answered, for the trace
+	// Verdict is the person's decision; nil: Approved and Reason say it.
+	Verdict *hooks.Verdict
+	// Call is the question's call, recorded by the run with the answer
+	// (what a sender sets is replaced): the verdict answers a review of
+	// this call and no other.
+	Call *hooks.ToolCall
 }
 
 // The names the workflow and its steps are registered under.
@@ -71,7 +98,7 @@ const (
 	ActivityTool  = "hooks.Tool"
 	ActivityEnd   = "hooks.End"
 	ActivityAsk   = "hooks.Ask"    // tells Agent.Ask of a question, from the workflow
-	SignalAnswer  = "hooks.answer" // carries an Answer; one for a question not waiting is dropped
+	SignalAnswer  = "hooks.answer" // carries an Answer; one the update would refuse is dropped
 	// UpdateAnswer carries an Answer and says whether it was taken: its
 	// validator refuses an answer to a question that is not waiting.
 	UpdateAnswer = "hooks.answerQuestion"

@@ -6,12 +6,14 @@
 // to the next, whichever worker runs it; BeforeRun runs in the first step
 // and AfterRun in the last.
 //
-// A hook that asks a person (Context.Confirm, ctx.confirm in JavaScript)
-// suspends its step: the workflow posts the question (Agent.Ask, from an
-// activity of its own), waits for the answer (SendAnswer, an update that
-// names the question's id), for minutes or days and across restarts,
-// records it, and runs the step again, where Confirm answers from the
-// recorded answers.
+// A hook that asks a person (Context.Review, or Context.Confirm: a review
+// without a call) suspends its step: the workflow posts the question
+// (Agent.Ask, from an activity of its own) with the call under review,
+// waits for the answer (SendAnswer, an update that names the question's
+// id and carries the person's hooks.Verdict: approve, edit the call,
+// reject with words the model reads, or answer instead of the tool), for
+// minutes or days and across restarts, records it, and runs the step
+// again, where Review returns the recorded verdict as the person gave it.
 //
 // # Runs of any length
 //

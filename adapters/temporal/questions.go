@@ -6,7 +6,6 @@ import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/rienda/hooks"
 	"go.temporal.io/sdk/workflow"
 )
 
@@ -38,12 +37,11 @@ func (f *flow) nonce(ctx workflow.Context) string {
 // question they could answer exists: an answer is to a question asked.
 func dropEarlyAnswers(ctx workflow.Context, signals workflow.ReceiveChannel) {
 	for {
-		var a Answer
-		ok := signals.ReceiveAsync(&a)
-		if !ok {
+		var raw json.RawMessage
+		if !signals.ReceiveAsync(&raw) {
 			return
 		}
-		workflow.GetLogger(ctx).Info("answer signal dropped: no question was waiting when it came", "question", a.QuestionID)
+		workflow.GetLogger(ctx).Info("answer signal dropped: no question was waiting when it came", "answer", short(string(raw)))
 	}
 }
 
@@ -74,17 +72,40 @@ func (f *flow) setHandlers() error {
 	}); err != nil {
 		return err
 	}
+	// The update's argument is read here, not by the data converter, so
+	// that an answer that cannot be read strictly is refused with why.
 	return workflow.SetUpdateHandlerWithOptions(f.ctx, UpdateAnswer,
-		func(ctx workflow.Context, a Answer) error {
+		func(ctx workflow.Context, raw json.RawMessage) error {
+			a, err := f.read(raw)
+			if err != nil {
+				return err
+			}
 			f.answered = true
 			f.answers.Send(ctx, a)
 			return nil
-		}, workflow.UpdateHandlerOptions{Validator: f.validate})
+		}, workflow.UpdateHandlerOptions{Validator: func(_ workflow.Context, raw json.RawMessage) error {
+			_, err := f.read(raw)
+			return err
+		}})
 }
 
-// validate refuses an answer to a question that is not waiting; it only
+// read reads an answer a person sent and says why it is refused, if it
+// is: an answer that cannot be read, or one validate refuses. It only
 // reads the workflow's state, as a validator must.
-func (f *flow) validate(_ workflow.Context, a Answer) error {
+func (f *flow) read(raw json.RawMessage) (Answer, error) {
+	a, err := decodeAnswer(raw, int(f.verdictsVersion))
+	if f.pending == nil {
+		return Answer{}, fmt.Errorf("temporal: no question is waiting for an answer (question %q is unknown, answered or stale)", a.QuestionID)
+	}
+	if err != nil {
+		return Answer{}, fmt.Errorf("temporal: the answer cannot be read, so it is refused: %w", err)
+	}
+	return a, f.validate(a)
+}
+
+// validate refuses an answer to a question that is not waiting, and one
+// whose verdict the question cannot take.
+func (f *flow) validate(a Answer) error {
 	switch {
 	case f.pending == nil:
 		return fmt.Errorf("temporal: no question is waiting for an answer (question %q is unknown, answered or stale)", a.QuestionID)
@@ -94,6 +115,8 @@ func (f *flow) validate(_ workflow.Context, a Answer) error {
 		return fmt.Errorf("temporal: question %q is not waiting for an answer (unknown, answered or stale); the run waits on %q", a.QuestionID, f.pending.ID)
 	case f.answered:
 		return fmt.Errorf("temporal: question %q has been answered", a.QuestionID)
+	case f.verdictsVersion >= 1: // executions from before verdicts keep the checks they had
+		return a.check(f.pending)
 	}
 	return nil
 }
@@ -122,11 +145,20 @@ func (f *flow) withAsks(in any) any {
 	return in
 }
 
-// await waits, as long as it takes, for a person's answer to p: by the
-// answer update, or a signal naming the question.
-func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
+// changeVerdicts names the change that made answers carry a verdict,
+// read strictly and checked against the question (a verdict on a call
+// only for a question about one). It is asked at an execution's first
+// question, so an execution that started before it and asks its first
+// question after it takes it; one that had asked keeps its old reading.
+const changeVerdicts = "hooks.verdicts"
+
+// await waits, as long as it takes, for a person's answer to the review
+// s asks: by the answer update, or a signal naming the question.
+func (f *flow) await(ctx workflow.Context, s *suspension) (Answer, error) {
+	f.verdictsVersion = workflow.GetVersion(ctx, changeVerdicts, workflow.DefaultVersion, 1)
+	p := s.Prompt
 	info := workflow.GetInfo(ctx)
-	q := &Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p}
+	q := &Question{WorkflowID: info.WorkflowExecution.ID, Prompt: p, Call: s.Call}
 	if f.questionsVersion >= 1 {
 		f.asked++
 		q.ID = fmt.Sprintf("%s/%d", info.WorkflowExecution.RunID, f.asked)
@@ -151,12 +183,16 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 		sel := workflow.NewSelector(ctx)
 		sel.AddReceive(f.answers, func(c workflow.ReceiveChannel, _ bool) { c.Receive(ctx, &a); took = true })
 		sel.AddReceive(signals, func(c workflow.ReceiveChannel, _ bool) {
-			c.Receive(ctx, &a)
-			if err := f.validate(ctx, a); err != nil {
+			var raw json.RawMessage
+			if !c.ReceiveAsync(&raw) { // not Receive: it would wait past a payload it cannot read, deaf to a cancellation
+				return
+			}
+			read, err := f.read(raw)
+			if err != nil {
 				workflow.GetLogger(ctx).Warn("answer signal dropped", "error", err)
 				return
 			}
-			f.answered, took = true, true
+			a, f.answered, took = read, true, true
 		})
 		sel.AddReceive(ctx.Done(), func(workflow.ReceiveChannel, bool) {})
 		sel.Select(ctx)
@@ -166,12 +202,25 @@ func (f *flow) await(ctx workflow.Context, p hooks.Prompt) (Answer, error) {
 		if !took {
 			continue
 		}
-		a.Prompt = p // the answer is to this question, whatever prompt it quotes
-		verdict := "no"
-		if a.Approved {
-			verdict = "yes"
-		}
-		f.trace("answer", "%s by %q: %s", verdict, a.By, a.Reason)
+		a.Prompt, a.Call = p, s.Call // the answer is to this question, whatever prompt or call it quotes
+		f.trace("answer", "%s", traceVerdict(a))
 		return a, nil
 	}
+}
+
+// traceVerdict is an answer's line in the trace: the decision, who gave
+// it and the message, never the edited arguments or the answered result
+// (the trace must not repeat the conversation).
+func traceVerdict(a Answer) string {
+	v := a.verdict()
+	word := "no"
+	switch {
+	case v.Result != nil:
+		word = "answered for the tool"
+	case v.Arguments != nil:
+		word = "yes, edited"
+	case v.Approved:
+		word = "yes"
+	}
+	return fmt.Sprintf("%s by %q: %s", word, a.By, v.Message)
 }

@@ -43,7 +43,8 @@ func recordHistory(t *testing.T) *historypb.History {
 	startWorker(t, "replay", agent)
 	run := startRun(t, "replay", "replay", durable.Input{Input: "what version?", Messages: []hooks.Message{{Role: "user", Text: "now tidy up"}}})
 	q := <-asked
-	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "replay", durable.Answer{QuestionID: q.ID, Approved: true}))
+	require.NoError(t, durable.SendAnswer(context.Background(), server.GetDefaultClient(), "replay",
+		durable.Answer{QuestionID: q.ID, Verdict: &hooks.Verdict{Approved: true, Message: "go ahead"}}))
 	out := wait(t, run)
 	require.Equal(t, "tidied", out.Output)
 	assert.Equal(t, "deleted", out.Messages[2].Text, "approved: the tool ran")
@@ -65,17 +66,18 @@ func TestWorkflowReplaysDeterministically(t *testing.T) {
 	require.NoError(t, replayer.ReplayWorkflowHistory(nil, history), "the history just recorded")
 
 	// approval-history.json was recorded before questions had ids and runs
-	// continued as new (workflow.GetVersion's default version); the -v1
-	// file by the version of this code. -update rewrites the latest only:
-	// older ones are the runs still in flight when a new version deploys.
-	fixture := filepath.Join("testdata", "approval-history-v1.json")
+	// continued as new (workflow.GetVersion's default version); -v1 before
+	// answers carried verdicts (its answer is a bare yes); -v2 by the
+	// version of this code. -update rewrites the latest only: older ones
+	// are the runs still in flight when a new version deploys.
+	fixture := filepath.Join("testdata", "approval-history-v2.json")
 	if *update {
 		raw, err := temporalproto.CustomJSONMarshalOptions{Indent: " "}.Marshal(history)
 		require.NoError(t, err)
 		require.NoError(t, os.MkdirAll("testdata", 0o755))
 		require.NoError(t, os.WriteFile(fixture, raw, 0o644))
 	}
-	for _, f := range []string{"approval-history.json", "approval-history-v1.json"} {
+	for _, f := range []string{"approval-history.json", "approval-history-v1.json", "approval-history-v2.json"} {
 		assert.NoError(t, replayer.ReplayWorkflowHistoryFromJSONFile(nil, filepath.Join("testdata", f)),
 			"%s: a history recorded by an earlier version of the workflow (a change that breaks it breaks running workflows)", f)
 	}

@@ -118,6 +118,7 @@ type flow struct {
 
 	questionsVersion workflow.Version // 1: questions have ids, answers are updates
 	secretIDsVersion workflow.Version // 1: ids are unguessable; early answers are dropped
+	verdictsVersion  workflow.Version // 1: answers carry verdicts, read strictly (set at the first question)
 	asked            int              // questions asked in this execution
 	answered         bool             // the pending question has its answer
 	answers          workflow.Channel // answers the update handler took
@@ -135,7 +136,7 @@ const changeContinueAsNew = "hooks.continue-as-new"
 // answer. AfterRun runs once, in the last step, also when the run fails or
 // is cancelled.
 func Workflow(ctx workflow.Context, in Input) (Output, error) {
-	f := &flow{ctx: ctx, in: in}
+	f := &flow{ctx: ctx, in: in, verdictsVersion: workflow.DefaultVersion}
 	if err := f.setHandlers(); err != nil {
 		return Output{}, err
 	}
@@ -184,7 +185,7 @@ func (f *flow) call(ctx workflow.Context, name, tool string, input func(answers 
 		if last = out.waiting(); last == nil {
 			return nil
 		}
-		a, err := f.await(ctx, last.Prompt)
+		a, err := f.await(ctx, last)
 		if err != nil {
 			return err
 		}

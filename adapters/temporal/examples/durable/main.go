@@ -97,7 +97,8 @@ func run() error {
 	q := <-questions
 	fmt.Printf("paused: the run waits for a person: %q (%s); its step stops here, unrecorded, and runs again with the answer\n", q.Prompt.Title, q.Prompt.Body)
 	fmt.Println("person: no, not before the backup")
-	if err := durable.SendAnswer(ctx, c, q.WorkflowID, durable.Answer{QuestionID: q.ID, Reason: "not before the backup", By: "alice"}); err != nil {
+	if err := durable.SendAnswer(ctx, c, q.WorkflowID, durable.Answer{QuestionID: q.ID, By: "alice",
+		Verdict: &hooks.Verdict{Approved: false, Message: "not before the backup"}}); err != nil {
 		return err
 	}
 	var out durable.Output
