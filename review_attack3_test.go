@@ -44,7 +44,10 @@ func TestAttack3AVerdictAfterTheDeadlineIsARejection(t *testing.T) {
 			require.NoError(t, err)
 			ran := false
 			_, err = run.CallTool(ctx, hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"command": "ls"}},
-				func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { ran = true; return hooks.ToolResult{}, nil })
+				func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+					ran = true
+					return hooks.ToolResult{}, nil
+				})
 			assert.Error(t, err)
 			assert.False(t, ran)
 			assert.ErrorIs(t, gotErr, context.DeadlineExceeded, "Review returns the call's error")

@@ -79,7 +79,7 @@ func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
 		l.openReviews(a.at)
 		a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call)
-		l.closeReviews() // a goroutine the hook left behind decides nothing from now on
+		l.closeReviews()               // a goroutine the hook left behind decides nothing from now on
 		if c.review&reviewNoBit != 0 { // a person said no to this call
 			a.p, a.err = c.personsNo(a.p, a.err)
 		}
