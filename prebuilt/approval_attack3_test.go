@@ -2,7 +2,9 @@ package prebuilt_test
 
 import (
 	"context"
+	"fmt"
 	"path/filepath"
+	"sync/atomic"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -116,4 +118,37 @@ func TestAttack3AnEditOrAnswerTheApprovalDoesNotAllowNeverRuns(t *testing.T) {
 			assert.NotContains(t, out.Result.Text, "all good")
 		})
 	}
+}
+
+// A limit listed before an Approval counts an edited call on each look
+// (documented): edits use the budget up faster, but never get a call past
+// it, whatever the person edits, and edits of edits cannot either.
+func TestAttack3EditsNeverGetACallPastALimitListedBefore(t *testing.T) {
+	var n atomic.Int32
+	host := hooks.Host{Env: map[string]string{}, Review: func(_ context.Context, r hooks.Review) (hooks.Verdict, error) {
+		return hooks.Verdict{Approved: true, Arguments: map[string]any{"command": fmt.Sprintf("echo %d", n.Add(1))}}, nil
+	}}
+	const limit = 3
+	chain, err := hooks.NewChain([]hooks.Hook{
+		prebuilt.ToolCallLimit(prebuilt.ToolCallLimitConfig{Run: limit}),
+		prebuilt.Approval(prebuilt.ApprovalConfig{}),
+	})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "r"})
+	require.NoError(t, err)
+	defer run.End(context.Background(), hooks.RunEnd{})
+	ran := 0
+	for i := range 2 * limit {
+		res, err := run.CallTool(context.Background(), hooks.ToolCall{ID: fmt.Sprint(i), Name: "shell", Arguments: map[string]any{"command": "ls"}},
+			func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+				ran++
+				return hooks.ToolResult{Text: "ok"}, nil
+			})
+		require.NoError(t, err)
+		if res.IsError {
+			assert.Contains(t, res.Text, "limit")
+		}
+	}
+	assert.LessOrEqual(t, ran, limit)
+	assert.Positive(t, ran, "an edited call within the limit runs")
 }
