@@ -1,6 +1,7 @@
 package hooks
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"reflect"
@@ -256,7 +257,7 @@ func (c *copier) value(v any, depth int) any {
 		}
 		r = ref{unsafe.Pointer(unsafe.SliceData(x)), len(x)}
 	default:
-		return v
+		return c.other(v)
 	}
 	if depth >= maxRewriteDepth || c.onPath[r] {
 		c.failed = true
@@ -283,6 +284,31 @@ func (c *copier) value(v any, depth int) any {
 	}
 	delete(c.onPath, r)
 	c.done[r] = out
+	return out
+}
+
+// other copies a value that is not one of JSON's maps or lists. A
+// scalar is kept as it is. A value of Go's own composite types (a
+// []string, a map[string]string, a pointer, a struct) is read in its JSON
+// form: a copy in JSON's types, which guards read as they read the
+// model's arguments, and which shares nothing with the value the host may
+// write to after answering. What has no JSON form (a func, a channel, a
+// cycle) fails the copy: a verdict carrying it is a rejection.
+func (c *copier) other(v any) any {
+	switch reflect.ValueOf(v).Kind() {
+	case reflect.Invalid, reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
+		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
+		return v
+	}
+	data, err := json.Marshal(v)
+	var out any
+	if err == nil {
+		err = json.Unmarshal(data, &out) // numbers as float64, as in the model's arguments
+	}
+	if err != nil {
+		c.failed = true
+		return nil
+	}
 	return out
 }
 

@@ -187,3 +187,28 @@ func TestAttack3ParallelReviewsKeepTheirOwnVerdicts(t *testing.T) {
 		}
 	}
 }
+
+// A verdict in Go's own types is read in its JSON form, sharing nothing
+// with the host's values; what has no JSON form is a rejection, never
+// arguments a guard cannot read.
+func TestAttack3AVerdictInGoTypesIsCopiedInItsJSONForm(t *testing.T) {
+	argv := []string{"ls", "-l"}
+	opts := map[string]string{"path": "a"}
+	type flags struct{ Force bool }
+	p := hooks.Verdict{Approved: true, Arguments: map[string]any{"argv": argv, "opts": opts, "flags": &flags{true}, "n": 3}}.Patch()
+	require.NotNil(t, p)
+	require.NotNil(t, p.Arguments)
+	argv[0], opts["path"] = "rm", "/etc"
+	assert.Equal(t, map[string]any{"argv": []any{"ls", "-l"}, "opts": map[string]any{"path": "a"},
+		"flags": map[string]any{"Force": true}, "n": 3}, p.Arguments)
+
+	for name, bad := range map[string]any{"func": func() {}, "chan": make(chan int), "nested func": []func(){func() {}}} {
+		v := hooks.Verdict{Approved: true, Arguments: map[string]any{"x": bad}}
+		assert.Error(t, v.Check(), name)
+		assert.Equal(t, hooks.ReviewRejected, v.Kind(), name)
+		p := v.Patch()
+		require.NotNil(t, p, name)
+		require.NotNil(t, p.Allow, name)
+		assert.False(t, *p.Allow, name)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path/filepath"
+	"sync"
 	"sync/atomic"
 	"testing"
 
@@ -151,4 +152,53 @@ func TestAttack3EditsNeverGetACallPastALimitListedBefore(t *testing.T) {
 	}
 	assert.LessOrEqual(t, ran, limit)
 	assert.Positive(t, ran, "an edited call within the limit runs")
+}
+
+// A Go host builds its edit with Go's own types ([]string, map[string]string,
+// a pointer), not JSON's: the Sandbox before the Approval still reads
+// (or refuses) it, and the host's later writes to its values do not reach
+// the call that runs.
+func TestAttack3AnEditInGoTypesMeetsTheSandbox(t *testing.T) {
+	dir := t.TempDir()
+	sandbox := prebuilt.Sandbox(prebuilt.SandboxConfig{Roots: []string{dir}})
+	for name, args := range map[string]map[string]any{
+		"argv []string":        {"argv": []string{"rm", "-rf", "/"}},
+		"command []string":     {"command": []string{"rm", "-rf", "/"}},
+		"paths []string":       {"paths": []string{"/etc/passwd"}},
+		"nested map of string": {"command": "ls", "opts": map[string]string{"path": "/etc/passwd"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			tool := "shell"
+			if _, ok := args["paths"]; ok {
+				tool = "write_file"
+			}
+			h := hooktest.NewWith(t, hooktest.Options{Host: hooks.Host{Workdir: dir, Env: map[string]string{}},
+				Verdicts: []hooks.Verdict{{Approved: true, Arguments: args}}}, sandbox, prebuilt.Approval(prebuilt.ApprovalConfig{}))
+			out := h.Tool(tool, map[string]any{"command": "ls"})
+			assert.False(t, out.Ran && name != "nested map of string", "the edit %v ran", args)
+		})
+	}
+
+	// The host reuses its buffer after answering: what runs is what the
+	// sandbox checked.
+	buf := []string{"ls"}
+	var mu sync.Mutex
+	host := hooks.Host{Workdir: dir, Env: map[string]string{}, Review: func(context.Context, hooks.Review) (hooks.Verdict, error) {
+		mu.Lock()
+		defer mu.Unlock()
+		return hooks.Verdict{Approved: true, Arguments: map[string]any{"argv": buf}}, nil
+	}}
+	chain, err := hooks.NewChain([]hooks.Hook{sandbox, prebuilt.Approval(prebuilt.ApprovalConfig{})})
+	require.NoError(t, err)
+	run, err := chain.Start(context.Background(), host, hooks.RunStart{RunID: "r"})
+	require.NoError(t, err)
+	defer run.End(context.Background(), hooks.RunEnd{})
+	step, err := run.BeforeToolExecute(context.Background(), hooks.ToolCall{ID: "1", Name: "shell", Arguments: map[string]any{"argv": []any{"pwd"}}})
+	require.NoError(t, err)
+	mu.Lock()
+	buf[0] = "rm" // the host's next answer is being written into the same buffer
+	mu.Unlock()
+	if !step.Refused {
+		assert.NotContains(t, fmt.Sprint(step.Call.Arguments["argv"]), "rm", "the host's later write reached the call that runs")
+	}
 }
