@@ -294,14 +294,18 @@ func (c *copier) value(v any, depth int) any {
 // model's arguments, and which shares nothing with the value the host may
 // write to after answering. What has no JSON form (a func, a channel, a
 // cycle) fails the copy: a verdict carrying it is a rejection.
-func (c *copier) other(v any) any {
+func (c *copier) other(v any) (out any) {
+	defer func() {
+		if recover() != nil { // a MarshalJSON of the host's that panics: no JSON form
+			c.failed, out = true, nil
+		}
+	}()
 	switch reflect.ValueOf(v).Kind() {
 	case reflect.Invalid, reflect.Bool, reflect.String, reflect.Int, reflect.Int8, reflect.Int16, reflect.Int32, reflect.Int64,
 		reflect.Uint, reflect.Uint8, reflect.Uint16, reflect.Uint32, reflect.Uint64, reflect.Float32, reflect.Float64:
 		return v
 	}
 	data, err := json.Marshal(v)
-	var out any
 	if err == nil {
 		err = json.Unmarshal(data, &out) // numbers as float64, as in the model's arguments
 	}
@@ -327,7 +331,10 @@ func reviewError(hook string, err error) error {
 // shown. An error from the host, a panic in it, a verdict that contradicts
 // itself (Verdict.Check) or a cancelled context is a rejection, returned
 // with the error; each but the cancellation is also a Diagnostic naming
-// the hook. In a tool point, the trace event of the hook that asked
+// the hook. A verdict that comes after the call's deadline is a rejection
+// with the call's error, and a review asked from a goroutine a
+// BeforeToolExecute hook left behind, once the hook has returned, asks
+// nobody and is a rejection with an error: neither decides anything. In a tool point, the trace event of the hook that asked
 // records the verdict (TraceEvent.Review), and arguments the person edited
 // are checked again by the BeforeToolExecute hooks listed before it.
 func (c *Context) Review(r Review) (Verdict, error) {
@@ -417,6 +424,10 @@ func (c *Context) noteReview(r Review, v Verdict, err error) bool {
 	if c.Err() != nil {
 		return false
 	}
+	kind := reviewRejected // read before the lock: Kind may run a host's MarshalJSON
+	if err == nil {
+		kind = reviewKinds[v.Kind()]
+	}
 	if k, ok := c.walked(); ok {
 		open := uint32(k + 1)
 		for !c.life.open.CompareAndSwap(open, open|reviewLock) {
@@ -426,10 +437,6 @@ func (c *Context) noteReview(r Review, v Verdict, err error) bool {
 			runtime.Gosched() // another goroutine of the hook is recording
 		}
 		defer c.life.open.Store(open)
-	}
-	kind := reviewRejected
-	if err == nil {
-		kind = reviewKinds[v.Kind()]
 	}
 	bits := c.review&reviewEditedBit | kind
 	if kind == reviewEdited {

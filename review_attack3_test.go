@@ -212,3 +212,28 @@ func TestAttack3AVerdictInGoTypesIsCopiedInItsJSONForm(t *testing.T) {
 		assert.False(t, *p.Allow, name)
 	}
 }
+
+// panicky is a value of the host's whose JSON form panics.
+type panicky struct{}
+
+func (panicky) MarshalJSON() ([]byte, error) { panic("boom") }
+
+// A host's verdict whose values panic when read is a rejection, not a
+// panic of the hook that asked (which its policy might let pass).
+func TestAttack3AVerdictWhoseValuesPanicIsARejection(t *testing.T) {
+	for name, v := range map[string]hooks.Verdict{
+		"arguments": {Approved: true, Arguments: map[string]any{"x": panicky{}}},
+		"result":    {Result: &hooks.ToolResult{Value: panicky{}}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			chain, err := hooks.NewChain([]hooks.Hook{reviewer("approval")})
+			require.NoError(t, err)
+			run, err := chain.Start(context.Background(), hooks.Host{Review: answer(v)}, hooks.RunStart{RunID: "r"})
+			require.NoError(t, err)
+			step, err := run.BeforeToolExecute(context.Background(), hooks.ToolCall{ID: "1", Name: "x"})
+			require.NoError(t, err)
+			assert.True(t, step.Refused)
+			assert.Equal(t, hooks.ReviewRejected, v.Kind())
+		})
+	}
+}
