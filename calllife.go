@@ -32,6 +32,12 @@ type callLife struct {
 	call  ToolCall // in tool points: the call as the model asked for it
 
 	hasCall bool
+	// open is, in a BeforeToolExecute walk, the list place + 1 of the hook
+	// running now (0: none), whose reviews decide the call; reviewLock is
+	// set while one of them is being recorded. A review from a goroutine
+	// the hook left behind finds its hook closed and decides nothing
+	// (review.go). It sits in the padding after hasCall.
+	open atomic.Uint32
 }
 
 // callDone is the context.Context a call's Done channel is taken from,

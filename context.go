@@ -285,7 +285,13 @@ func (c *Context) Confirm(p Prompt) bool {
 	h := &c.run().host
 	switch {
 	case h.Confirm != nil:
+		if c.reviewGone() != nil {
+			return false // too late to decide anything: nobody is asked
+		}
 		ok, err := h.Confirm(c.base(), p)
+		if err == nil && ok {
+			err = c.reviewGone() // a yes past the deadline is no yes
+		}
 		return !c.hostFailed("confirm", p.Title, err) && ok
 	case h.Review != nil:
 		v, err := c.askReview(Review{Prompt: p})

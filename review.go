@@ -3,8 +3,7 @@ package hooks
 import (
 	"errors"
 	"fmt"
-	"reflect"
-	"sync"
+	"runtime"
 	"unsafe"
 )
 
@@ -30,7 +29,7 @@ const (
 
 	reviewKindMask  uint8 = 7
 	reviewEditedBit uint8 = 8  // some review of the hook's call edited it
-	reviewNoBit     uint8 = 16 // the last review about the call under review was a no (its reason in reviewNos)
+	reviewNoBit     uint8 = 16 // the last review about the call under review was a no (its reason in the run's reviewNos)
 )
 
 var reviewKinds = map[string]uint8{ReviewApproved: reviewApproved, ReviewEdited: reviewEdited,
@@ -39,10 +38,68 @@ var reviewKinds = map[string]uint8{ReviewApproved: reviewApproved, ReviewEdited:
 // reviewNames are the kinds' names, by their number.
 var reviewNames = [...]string{"", ReviewApproved, ReviewEdited, ReviewRejected, ReviewAnswered}
 
-// reviewNos holds the reason of each person's no that stands (the
-// Context's reviewNoBit), by Context, until the walk reads it: a no is
-// rare, and a field for it would take every Context out of its size class.
-var reviewNos sync.Map // *Context → string
+// reviewLock marks callLife.open while a review of its open hook is
+// being recorded.
+const reviewLock uint32 = 1 << 31
+
+// errHookReturned is the error of a review asked from a goroutine its
+// hook left behind, once the hook has returned: its verdict can decide
+// nothing, so the person is not asked.
+var errHookReturned = errors.New("the hook that asked has returned: its review decides nothing")
+
+// place returns the list place of c among its call's hook Contexts, and
+// whether it is one of them (a Context a tool or a wrap hook got is not).
+func (c *Context) place() (int, bool) {
+	if c.life == nil || c.life.slots <= 0 {
+		return 0, false
+	}
+	slots := c.life.hookSlots()
+	base, size := uintptr(unsafe.Pointer(&slots[0])), unsafe.Sizeof(Context{})
+	off := uintptr(unsafe.Pointer(c)) - base
+	if uintptr(unsafe.Pointer(c)) < base || off >= size*uintptr(len(slots)) || off%size != 0 {
+		return 0, false
+	}
+	return int(off / size), true
+}
+
+// walked reports whether the reviews of c are recorded under its call's
+// open place (a hook Context of a BeforeToolExecute walk), and its place.
+func (c *Context) walked() (int, bool) {
+	if c.Point() != BeforeToolExecute {
+		return 0, false
+	}
+	return c.place()
+}
+
+// reviewGone returns why a review asked through c can decide nothing: the
+// call's end or cancellation, or, in a BeforeToolExecute walk, the return
+// of the hook that asked (a goroutine it left behind asks too late).
+func (c *Context) reviewGone() error {
+	if err := c.Err(); err != nil {
+		return err
+	}
+	if k, ok := c.walked(); ok && c.life.open.Load()&^reviewLock != uint32(k+1) {
+		return errHookReturned
+	}
+	return nil
+}
+
+// openReviews lets the hook at place k of a BeforeToolExecute walk record
+// its reviews, while it runs.
+func (l *callLife) openReviews(k int) { l.open.Store(uint32(k + 1)) }
+
+// closeReviews ends that, once the hook has returned (or panicked): a
+// review being recorded now is waited for (a few stores), and any later
+// one finds the hook closed. After it, the walk reads the hook's review
+// bits with no writer left.
+func (l *callLife) closeReviews() {
+	for {
+		if v := l.open.Load(); v&reviewLock == 0 && l.open.CompareAndSwap(v, 0) {
+			return
+		}
+		runtime.Gosched()
+	}
+}
 
 // reviewed returns what the hook of c decided in its last review of this
 // call (reviewNone when it asked none).
@@ -163,71 +220,6 @@ func (v Verdict) clone() Verdict {
 	return v
 }
 
-// copyJSON copies the maps and lists of v (JSON's types, at any depth),
-// keeping other values as they are; ok is false for a value that contains
-// itself or is nested past maxRewriteDepth.
-func copyJSON(v any) (any, bool) {
-	c := copier{onPath: map[ref]bool{}, done: map[ref]any{}}
-	out := c.value(v, 0)
-	return out, !c.failed
-}
-
-// copier walks one value. A map or list shared by several places is
-// copied once, and the copy shared alike, so that sharing cannot make the
-// copy exponential.
-type copier struct {
-	onPath map[ref]bool
-	done   map[ref]any
-	failed bool
-}
-
-func (c *copier) value(v any, depth int) any {
-	if c.failed {
-		return nil
-	}
-	var r ref
-	switch x := v.(type) {
-	case map[string]any:
-		if x == nil {
-			return x
-		}
-		r = ref{reflect.ValueOf(x).UnsafePointer(), -1}
-	case []any:
-		if x == nil {
-			return x
-		}
-		r = ref{unsafe.Pointer(unsafe.SliceData(x)), len(x)}
-	default:
-		return v
-	}
-	if depth >= maxRewriteDepth || c.onPath[r] {
-		c.failed = true
-		return nil
-	}
-	if out, ok := c.done[r]; ok {
-		return out
-	}
-	c.onPath[r] = true
-	var out any
-	switch x := v.(type) {
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, e := range x {
-			m[k] = c.value(e, depth+1)
-		}
-		out = m
-	case []any:
-		l := make([]any, len(x))
-		for i, e := range x {
-			l[i] = c.value(e, depth+1)
-		}
-		out = l
-	}
-	delete(c.onPath, r)
-	c.done[r] = out
-	return out
-}
-
 // reviewError names the hook whose review could not be read.
 func reviewError(hook string, err error) error {
 	return fmt.Errorf("review asked by hook %q: %w", hook, err)
@@ -243,12 +235,18 @@ func reviewError(hook string, err error) error {
 // shown. An error from the host, a panic in it, a verdict that contradicts
 // itself (Verdict.Check) or a cancelled context is a rejection, returned
 // with the error; each but the cancellation is also a Diagnostic naming
-// the hook. In a tool point, the trace event of the hook that asked
+// the hook. A verdict that comes after the call's deadline is a rejection
+// with the call's error, and a review asked from a goroutine a
+// BeforeToolExecute hook left behind, once the hook has returned, asks
+// nobody and is a rejection with an error: neither decides anything. In a tool point, the trace event of the hook that asked
 // records the verdict (TraceEvent.Review), and arguments the person edited
 // are checked again by the BeforeToolExecute hooks listed before it.
 func (c *Context) Review(r Review) (Verdict, error) {
 	if c.run() == nil {
 		return Verdict{}, nil // nobody to ask
+	}
+	if err := c.reviewGone(); err != nil {
+		return Verdict{}, err // too late to decide anything: nobody is asked
 	}
 	h := &c.run().host
 	switch {
@@ -256,15 +254,25 @@ func (c *Context) Review(r Review) (Verdict, error) {
 		return c.askReview(r)
 	case h.Confirm != nil:
 		ok, err := h.Confirm(c.base(), r.Prompt)
+		if err == nil {
+			err = c.reviewGone() // a yes past the deadline is no yes
+		}
 		if c.hostFailed("confirm", r.Prompt.Title, err) {
 			c.noteReview(r, Verdict{}, err)
 			return Verdict{}, err
 		}
-		c.noteReview(r, Verdict{Approved: ok}, nil)
-		return Verdict{Approved: ok}, nil
+		return c.kept(r, Verdict{Approved: ok})
 	}
-	c.noteReview(r, Verdict{Approved: h.AutoApprove}, nil)
-	return Verdict{Approved: h.AutoApprove}, nil
+	return c.kept(r, Verdict{Approved: h.AutoApprove})
+}
+
+// kept records v, the verdict of review r, and returns it; a verdict that
+// comes after its hook returned is a rejection, with the error.
+func (c *Context) kept(r Review, v Verdict) (Verdict, error) {
+	if !c.noteReview(r, v, nil) {
+		return Verdict{}, errHookReturned
+	}
+	return v, nil
 }
 
 // askReview asks the host's Review, with its own copy of the call, and
@@ -279,6 +287,12 @@ func (c *Context) askReview(r Review) (v Verdict, err error) {
 	}
 	v, err = c.callReview(r)
 	if err == nil {
+		err = c.reviewGone() // a verdict past the deadline, or after the hook returned, decides nothing
+		if err != nil {
+			v = Verdict{}
+		}
+	}
+	if err == nil {
 		if bad := v.Check(); bad != nil {
 			err = reviewError(c.Hook(), bad)
 		}
@@ -287,9 +301,7 @@ func (c *Context) askReview(r Review) (v Verdict, err error) {
 		c.noteReview(r, Verdict{Message: v.Message}, err)
 		return Verdict{Message: v.Message}, err
 	}
-	v = v.clone()
-	c.noteReview(r, v, nil)
-	return v, nil
+	return c.kept(r, v.clone())
 }
 
 // callReview calls the host's Review, a panic in it its error.
@@ -306,15 +318,29 @@ func (c *Context) callReview(r Review) (v Verdict, err error) {
 // trace event and, when r is about the call under review in
 // BeforeToolExecute, the person's no, which stands whatever the hook
 // returns (personsNo). Nothing is recorded when the call was cancelled
-// while the person was asked (a pause: nothing was decided). The last
-// review of a hook's call is the one recorded.
-func (c *Context) noteReview(r Review, v Verdict, err error) {
+// while the person was asked (a pause: nothing was decided), nor, in a
+// BeforeToolExecute walk, once the hook has returned (a goroutine it left
+// behind): it reports false then. The last review of a hook's call is the
+// one recorded. In a walk the record is made under the call's open place
+// (callLife.open), so that a goroutine of the hook never writes while the
+// walk reads.
+func (c *Context) noteReview(r Review, v Verdict, err error) bool {
 	if c.Err() != nil {
-		return
+		return false
 	}
-	kind := reviewRejected
+	kind := reviewRejected // read before the lock: Kind may run a host's MarshalJSON
 	if err == nil {
 		kind = reviewKinds[v.Kind()]
+	}
+	if k, ok := c.walked(); ok {
+		open := uint32(k + 1)
+		for !c.life.open.CompareAndSwap(open, open|reviewLock) {
+			if c.life.open.Load()&^reviewLock != open {
+				return false // the hook has returned
+			}
+			runtime.Gosched() // another goroutine of the hook is recording
+		}
+		defer c.life.open.Store(open)
 	}
 	bits := c.review&reviewEditedBit | kind
 	if kind == reviewEdited {
@@ -322,19 +348,20 @@ func (c *Context) noteReview(r Review, v Verdict, err error) {
 	}
 	if r.Call == nil || c.Point() != BeforeToolExecute {
 		c.review = bits | c.review&reviewNoBit
-		return
+		return true
 	}
 	if kind != reviewRejected {
-		reviewNos.Delete(c)
+		c.run().reviewNos.Delete(c)
 		c.review = bits
-		return
+		return true
 	}
 	reason := v.Message
 	if reason == "" {
 		reason = DefaultRejection
 	}
-	reviewNos.Store(c, reason)
+	c.run().reviewNos.Store(c, reason)
 	c.review = bits | reviewNoBit
+	return true
 }
 
 // personsNo makes a person's no to the call under review stand: a hook
@@ -347,7 +374,7 @@ func (c *Context) noteReview(r Review, v Verdict, err error) {
 func (c *Context) personsNo(p *ToolCallPatch, err error) (*ToolCallPatch, error) {
 	c.review &^= reviewNoBit
 	reason := DefaultRejection
-	if r, ok := reviewNos.LoadAndDelete(c); ok {
+	if r, ok := c.run().reviewNos.LoadAndDelete(c); ok {
 		reason = r.(string)
 	}
 	if err == nil && p != nil && (p.Result != nil || p.Allow != nil && !*p.Allow) {

@@ -31,6 +31,11 @@ type Run struct {
 	continuations atomic.Int64
 	memo          memoTable
 	ended         atomic.Bool
+	// reviewNos holds the reason of each person's no that stands (a hook
+	// Context's reviewNoBit), by Context, until the walk reads it: a no is
+	// rare, and a field for it would take every Context out of its size
+	// class. It is the run's, so nothing of it outlives the run.
+	reviewNos sync.Map // *Context → string
 
 	wraps [2]wrapCount // tool calls, model calls: did the host run them through the wraps?
 

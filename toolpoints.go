@@ -77,7 +77,9 @@ func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 	hs, call, l, slots, ctx, rewritten := s.r.chain.beforeTool[:s.end], s.step.Call, s.site.life, s.site.slots, s.site.ctx, s.rewritten
 	for a.at = i; a.at < len(hs) && a.at < len(slots); a.at++ {
 		c := l.enter(&slots[a.at], ctx, hs[a.at].index, rewritten)
+		l.openReviews(a.at)
 		a.p, a.err = hs[a.at].h.BeforeToolExecute(c, call)
+		l.closeReviews()               // a goroutine the hook left behind decides nothing from now on
 		if c.review&reviewNoBit != 0 { // a person said no to this call
 			a.p, a.err = c.personsNo(a.p, a.err)
 		}
@@ -95,6 +97,7 @@ func (s *beforeTool) ask(i int, tracing bool) (a opinion[ToolCallPatch]) {
 func (s *beforeTool) recovered(a *opinion[ToolCallPatch]) {
 	if v := recover(); v != nil {
 		a.err = &PanicError{Value: v, Stack: debug.Stack()}
+		s.site.life.closeReviews()
 		if a.at < len(s.site.slots) && s.site.slots[a.at].review&reviewNoBit != 0 {
 			a.p, a.err = s.site.slots[a.at].personsNo(nil, a.err)
 		}
