@@ -1,9 +1,8 @@
 package hooks
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
 	"math"
 	"slices"
 	"unicode/utf8"
@@ -94,16 +93,52 @@ func checkModelSettings(s ModelSettings) (*ModelSettings, error) {
 			return nil, fmt.Errorf("settings stop[%d] %q is not UTF-8: a provider would stop on another text", i, stop)
 		}
 	}
-	if s.Provider != nil {
-		if _, err := json.Marshal(s.Provider); err != nil {
-			return nil, fmt.Errorf("settings provider options do not encode as JSON (what a provider receives): %w", err)
-		}
+	provider, err := providerJSON(s.Provider)
+	if err != nil {
+		return nil, err
 	}
 	out := s
 	out.Temperature, out.TopP, out.MaxTokens = clonePtr(s.Temperature), clonePtr(s.TopP), clonePtr(s.MaxTokens)
 	out.Stop = slices.Clone(s.Stop)
-	out.Provider = maps.Clone(s.Provider)
+	out.Provider = provider
 	return &out, nil
+}
+
+// maxProviderJSON caps the provider options' JSON: options are a few
+// flags and numbers; megabytes of them are a hook's mistake (or a model's
+// text pasted in) that every later hook and the provider would carry.
+const maxProviderJSON = 1 << 20
+
+// providerJSON is p as the JSON a provider receives, decoded again: the
+// request keeps that, not p. A value whose JSON differs between reads (a
+// json.Marshaler), a nested map the hook keeps and changes later, a Go
+// type a later hook cannot read as the provider will: each would let a
+// guard judge one value and the provider receive another. So would a
+// string that is not UTF-8 (JSON sends U+FFFD) and two keys that differ
+// only in case (a provider decoding into a struct reads either): those,
+// and values JSON cannot say at all, are refused.
+func providerJSON(p map[string]any) (map[string]any, error) {
+	if p == nil {
+		return nil, nil
+	}
+	text, err := EncodeArguments(p)
+	if err != nil {
+		return nil, fmt.Errorf("settings provider options do not encode as JSON exactly (what a provider receives): %w", err)
+	}
+	if len(text) > maxProviderJSON {
+		return nil, fmt.Errorf("settings provider options are %d bytes of JSON: at most %d", len(text), maxProviderJSON)
+	}
+	out, err := ParseArguments([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("settings provider options: %w", errors.Unwrap(err))
+	}
+	// Numbers decode as float64, as every JSON reader here reads them: an
+	// integer past 2^53 would reach the provider rounded, so it is refused
+	// rather than changed (it encodes again to another text).
+	if again, err := EncodeArguments(out); err != nil || again != text {
+		return nil, errors.New("settings provider options hold a number JSON readers round (an integer past 2^53): pass it as a string")
+	}
+	return out, nil
 }
 
 // checkUnit checks a sampling number: finite, at least 0, at most hi.
