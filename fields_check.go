@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"reflect"
 	"slices"
 	"unicode/utf8"
 )
@@ -190,4 +191,101 @@ func checkRequestPatch(p *ModelRequestPatch, req *ModelRequest) (*ToolChoice, *M
 		st = s
 	}
 	return tc, st, nil
+}
+
+// wrapVet returns the check of the request a wrap hook passes to next:
+// its ToolChoice and Settings are checked as a BeforeModelRequest
+// patch's are, since a wrap is a hook, and a value no provider
+// understands (or a choice of a tool the tools it passes leave out: a
+// guard's narrowing kept) must not reach the model. Values equal to the
+// request the wraps were given (the host's, as the before-hooks left it)
+// are not judged again: the host's own values go as it gave them. So the
+// choice is checked when it or the tools differ from those, and the
+// settings when they differ, replaced or changed in place (compared with
+// a copy taken before any wrap ran).
+func wrapVet(given ModelRequest) func(in, out ModelRequest) (ModelRequest, error) {
+	var settings *ModelSettings
+	if given.Settings != nil {
+		s := *given.Settings
+		s.Temperature, s.TopP, s.MaxTokens = clonePtr(s.Temperature), clonePtr(s.TopP), clonePtr(s.MaxTokens)
+		s.Stop = slices.Clone(s.Stop)
+		s.Provider = deepClone(s.Provider)
+		settings = &s
+	}
+	choice := clonePtr(given.ToolChoice)
+	tools := toolNameList(given.Tools)
+	return func(_, out ModelRequest) (ModelRequest, error) {
+		toolsChanged := given.Tools == nil != (out.Tools == nil) || !slices.Equal(tools, toolNameList(out.Tools))
+		if out.ToolChoice != nil && (toolsChanged || choice == nil || *choice != *out.ToolChoice) {
+			tc, err := checkToolChoice(*out.ToolChoice, out.Tools)
+			if err != nil {
+				return out, fmt.Errorf("the request it passed to next: %w", err)
+			}
+			out.ToolChoice = &tc
+		}
+		if out.Settings != nil && !sameSettings(settings, out.Settings) {
+			st, err := checkModelSettings(*out.Settings)
+			if err != nil {
+				return out, fmt.Errorf("the request it passed to next: %w", err)
+			}
+			out.Settings = st
+		}
+		return out, nil
+	}
+}
+
+// toolNameList is the tools' names, in order.
+func toolNameList(tools []ToolSpec) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// sameSettings reports whether b has a's values (a NaN equals a NaN: the
+// host's own value, passed on, is not judged).
+func sameSettings(a, b *ModelSettings) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return sameNumber(a.Temperature, b.Temperature) && sameNumber(a.TopP, b.TopP) &&
+		(a.MaxTokens == nil) == (b.MaxTokens == nil) && (a.MaxTokens == nil || *a.MaxTokens == *b.MaxTokens) &&
+		slices.Equal(a.Stop, b.Stop) && reflect.DeepEqual(a.Provider, b.Provider)
+}
+
+// sameNumber compares two optional numbers bit for bit.
+func sameNumber(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return math.Float64bits(*a) == math.Float64bits(*b)
+}
+
+// deepClone copies the maps and lists of a JSON-shaped value, so that a
+// change made in place later shows as a change.
+func deepClone(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = deepCloneValue(v)
+	}
+	return out
+}
+
+// deepCloneValue is deepClone for one value.
+func deepCloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return deepClone(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = deepCloneValue(e)
+		}
+		return out
+	}
+	return v
 }
