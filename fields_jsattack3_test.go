@@ -61,3 +61,29 @@ func TestAttackJSToolChoiceIsReadFromItsJSONOnce(t *testing.T) {
 		})
 	}
 }
+
+// State: a JS hook that changes the request's fields in place, without
+// returning them, changes nothing the host, a later hook or the provider
+// reads: the view is a copy.
+func TestAttackJSChangingTheRequestInPlaceChangesNothing(t *testing.T) {
+	var rec recorder
+	var seen []hooks.ModelRequest
+	run := start(t, &rec, js(t, "inplace", `exports.beforeModelRequest = (ctx, req) => {
+		req.settings.provider.store = true; req.settings.provider.nested.deep = "x";
+		req.settings.stop.push("x"); req.settings.temperature = NaN;
+		req.toolChoice.name = "write_file"; req.toolChoice.mode = "ANY";
+	};`), setter("later", nil, &seen))
+	host := hooks.ModelRequest{Tools: offered, ToolChoice: &hooks.ToolChoice{Mode: "required", Name: "shell"},
+		Settings: &hooks.ModelSettings{Temperature: ptr(0.5), Stop: []string{"END"},
+			Provider: map[string]any{"store": false, "nested": map[string]any{"deep": "y"}}}}
+	step, err := run.BeforeModelRequest(bg, host)
+	require.NoError(t, err)
+	require.Empty(t, rec.diagnostics())
+	want := hooks.ModelRequest{Tools: []hooks.ToolSpec{{Name: "shell"}, {Name: "read_file"}}, ToolChoice: &hooks.ToolChoice{Mode: "required", Name: "shell"},
+		Settings: &hooks.ModelSettings{Temperature: ptr(0.5), Stop: []string{"END"},
+			Provider: map[string]any{"store": false, "nested": map[string]any{"deep": "y"}}}}
+	assert.Equal(t, want, host, "the host's request")
+	assert.Equal(t, want, step.Request, "the request sent")
+	require.Len(t, seen, 1)
+	assert.Equal(t, want, seen[0], "what a later hook reads")
+}
