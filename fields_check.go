@@ -1,10 +1,10 @@
 package hooks
 
 import (
-	"encoding/json"
+	"errors"
 	"fmt"
-	"maps"
 	"math"
+	"reflect"
 	"slices"
 	"unicode/utf8"
 )
@@ -94,16 +94,52 @@ func checkModelSettings(s ModelSettings) (*ModelSettings, error) {
 			return nil, fmt.Errorf("settings stop[%d] %q is not UTF-8: a provider would stop on another text", i, stop)
 		}
 	}
-	if s.Provider != nil {
-		if _, err := json.Marshal(s.Provider); err != nil {
-			return nil, fmt.Errorf("settings provider options do not encode as JSON (what a provider receives): %w", err)
-		}
+	provider, err := providerJSON(s.Provider)
+	if err != nil {
+		return nil, err
 	}
 	out := s
 	out.Temperature, out.TopP, out.MaxTokens = clonePtr(s.Temperature), clonePtr(s.TopP), clonePtr(s.MaxTokens)
 	out.Stop = slices.Clone(s.Stop)
-	out.Provider = maps.Clone(s.Provider)
+	out.Provider = provider
 	return &out, nil
+}
+
+// maxProviderJSON caps the provider options' JSON: options are a few
+// flags and numbers; megabytes of them are a hook's mistake (or a model's
+// text pasted in) that every later hook and the provider would carry.
+const maxProviderJSON = 1 << 20
+
+// providerJSON is p as the JSON a provider receives, decoded again: the
+// request keeps that, not p. A value whose JSON differs between reads (a
+// json.Marshaler), a nested map the hook keeps and changes later, a Go
+// type a later hook cannot read as the provider will: each would let a
+// guard judge one value and the provider receive another. So would a
+// string that is not UTF-8 (JSON sends U+FFFD) and two keys that differ
+// only in case (a provider decoding into a struct reads either): those,
+// and values JSON cannot say at all, are refused.
+func providerJSON(p map[string]any) (map[string]any, error) {
+	if p == nil {
+		return nil, nil
+	}
+	text, err := EncodeArguments(p)
+	if err != nil {
+		return nil, fmt.Errorf("settings provider options do not encode as JSON exactly (what a provider receives): %w", err)
+	}
+	if len(text) > maxProviderJSON {
+		return nil, fmt.Errorf("settings provider options are %d bytes of JSON: at most %d", len(text), maxProviderJSON)
+	}
+	out, err := ParseArguments([]byte(text))
+	if err != nil {
+		return nil, fmt.Errorf("settings provider options: %w", errors.Unwrap(err))
+	}
+	// Numbers decode as float64, as every JSON reader here reads them: an
+	// integer past 2^53 would reach the provider rounded, so it is refused
+	// rather than changed (it encodes again to another text).
+	if again, err := EncodeArguments(out); err != nil || again != text {
+		return nil, errors.New("settings provider options hold a number JSON readers round (an integer past 2^53): pass it as a string")
+	}
+	return out, nil
 }
 
 // checkUnit checks a sampling number: finite, at least 0, at most hi.
@@ -155,4 +191,101 @@ func checkRequestPatch(p *ModelRequestPatch, req *ModelRequest) (*ToolChoice, *M
 		st = s
 	}
 	return tc, st, nil
+}
+
+// wrapVet returns the check of the request a wrap hook passes to next:
+// its ToolChoice and Settings are checked as a BeforeModelRequest
+// patch's are, since a wrap is a hook, and a value no provider
+// understands (or a choice of a tool the tools it passes leave out: a
+// guard's narrowing kept) must not reach the model. Values equal to the
+// request the wraps were given (the host's, as the before-hooks left it)
+// are not judged again: the host's own values go as it gave them. So the
+// choice is checked when it or the tools differ from those, and the
+// settings when they differ, replaced or changed in place (compared with
+// a copy taken before any wrap ran).
+func wrapVet(given ModelRequest) func(in, out ModelRequest) (ModelRequest, error) {
+	var settings *ModelSettings
+	if given.Settings != nil {
+		s := *given.Settings
+		s.Temperature, s.TopP, s.MaxTokens = clonePtr(s.Temperature), clonePtr(s.TopP), clonePtr(s.MaxTokens)
+		s.Stop = slices.Clone(s.Stop)
+		s.Provider = deepClone(s.Provider)
+		settings = &s
+	}
+	choice := clonePtr(given.ToolChoice)
+	tools := toolNameList(given.Tools)
+	return func(_, out ModelRequest) (ModelRequest, error) {
+		toolsChanged := given.Tools == nil != (out.Tools == nil) || !slices.Equal(tools, toolNameList(out.Tools))
+		if out.ToolChoice != nil && (toolsChanged || choice == nil || *choice != *out.ToolChoice) {
+			tc, err := checkToolChoice(*out.ToolChoice, out.Tools)
+			if err != nil {
+				return out, fmt.Errorf("the request it passed to next: %w", err)
+			}
+			out.ToolChoice = &tc
+		}
+		if out.Settings != nil && !sameSettings(settings, out.Settings) {
+			st, err := checkModelSettings(*out.Settings)
+			if err != nil {
+				return out, fmt.Errorf("the request it passed to next: %w", err)
+			}
+			out.Settings = st
+		}
+		return out, nil
+	}
+}
+
+// toolNameList is the tools' names, in order.
+func toolNameList(tools []ToolSpec) []string {
+	names := make([]string, len(tools))
+	for i, t := range tools {
+		names[i] = t.Name
+	}
+	return names
+}
+
+// sameSettings reports whether b has a's values (a NaN equals a NaN: the
+// host's own value, passed on, is not judged).
+func sameSettings(a, b *ModelSettings) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return sameNumber(a.Temperature, b.Temperature) && sameNumber(a.TopP, b.TopP) &&
+		(a.MaxTokens == nil) == (b.MaxTokens == nil) && (a.MaxTokens == nil || *a.MaxTokens == *b.MaxTokens) &&
+		slices.Equal(a.Stop, b.Stop) && reflect.DeepEqual(a.Provider, b.Provider)
+}
+
+// sameNumber compares two optional numbers bit for bit.
+func sameNumber(a, b *float64) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	return math.Float64bits(*a) == math.Float64bits(*b)
+}
+
+// deepClone copies the maps and lists of a JSON-shaped value, so that a
+// change made in place later shows as a change.
+func deepClone(m map[string]any) map[string]any {
+	if m == nil {
+		return nil
+	}
+	out := make(map[string]any, len(m))
+	for k, v := range m {
+		out[k] = deepCloneValue(v)
+	}
+	return out
+}
+
+// deepCloneValue is deepClone for one value.
+func deepCloneValue(v any) any {
+	switch v := v.(type) {
+	case map[string]any:
+		return deepClone(v)
+	case []any:
+		out := make([]any, len(v))
+		for i, e := range v {
+			out[i] = deepCloneValue(e)
+		}
+		return out
+	}
+	return v
 }

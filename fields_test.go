@@ -130,7 +130,7 @@ func TestValidRequestFieldsPass(t *testing.T) {
 		"named in the patch's tools":  {Tools: []hooks.ToolSpec{{Name: "grep"}}, ToolChoice: &hooks.ToolChoice{Name: "grep"}},
 		"none with no tools":          {Tools: []hooks.ToolSpec{}, ToolChoice: &hooks.ToolChoice{Mode: "none"}},
 		"zero temperature and topP 1": {Settings: &hooks.ModelSettings{Temperature: ptr(0.0), TopP: ptr(1.0), MaxTokens: ptr(1)}},
-		"provider options":            {Settings: &hooks.ModelSettings{Provider: map[string]any{"seed": 7, "reasoning": map[string]any{"effort": "low"}}}},
+		"provider options":            {Settings: &hooks.ModelSettings{Provider: map[string]any{"seed": 7.0, "reasoning": map[string]any{"effort": "low"}}}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			run := start(t, &recorder{}, setter("ok", &p, nil))

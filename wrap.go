@@ -136,7 +136,8 @@ func (r *Run) wrapModel(ctx context.Context, step ModelStep, model ModelFunc) (M
 	l := layers[WrapModelHook, ModelRequest, ModelResponse, ModelFunc]{r: r, at: WrapModelCall, ws: r.chain.wrapModel, call: model, outer: ctx,
 		wrap: func(h WrapModelHook, c *Context, req ModelRequest, next ModelFunc) (ModelResponse, error) {
 			return h.WrapModel(c, req, next)
-		}}
+		},
+		vet: wrapVet(step.Request)}
 	return l.run(ctx, 0, step.Request)
 }
 
@@ -150,6 +151,9 @@ type layers[H, X, R any, F ~func(*Context, X) (R, error)] struct {
 	call  F
 	wrap  func(h H, c *Context, x X, next F) (R, error)
 	outer context.Context // the host's: a layer given another context still stops when it ends
+	// vet checks what a wrap passes to next (out) against what it was
+	// given (in), and may return it canonical; nil: no check.
+	vet func(in, out X) (X, error)
 }
 
 // run runs layer i (the call itself past the last wrap) on x.
@@ -179,10 +183,19 @@ func (l *layers[H, X, R, F]) run(ctx context.Context, i int, x X) (R, error) {
 		err        error
 	}
 	var returned atomic.Bool // the wrap has returned: a next it kept runs nothing
+	xIn := x
 	next := F(func(inner *Context, x X) (R, error) {
 		if returned.Load() {
 			var zero R
 			return zero, fmt.Errorf("hooks: %s: wrap hook %q called next after it returned: nothing ran", l.at, r.chain.names[e.index])
+		}
+		if l.vet != nil {
+			checked, err := l.vet(xIn, x)
+			if err != nil { // the wrap's own error: the call never reaches the layer below
+				var zero R
+				return zero, &HookError{Hook: r.chain.names[e.index], Point: l.at, Err: err}
+			}
+			x = checked
 		}
 		cx := ctx
 		if inner != nil && inner.Context != nil {

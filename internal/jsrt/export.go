@@ -58,7 +58,9 @@ func (e *exporter) value(v goja.Value, key string, depth int) (out any, keep boo
 		return nil, false, nil
 	}
 	switch o.ClassName() {
-	case "Number", "String", "Boolean", "BigInt": // boxed primitives
+	case "String": // goja exports a String object as an empty map: JSON writes its text
+		return primitive(o.String())
+	case "Number", "Boolean", "BigInt": // boxed primitives
 		return primitive(o.Export())
 	}
 	if depth >= MaxDepth {
