@@ -39,7 +39,9 @@ func TestHookEventShowsThePersonsVerdictNeverItsArguments(t *testing.T) {
 			run, err := chain.Start(ctx, host, hooks.RunStart{RunID: "r"})
 			require.NoError(t, err)
 			_, err = run.CallTool(ctx, hooks.ToolCall{ID: "t1", Name: "read", Arguments: map[string]any{"path": "notes"}},
-				func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) { return hooks.ToolResult{Text: "contents"}, nil })
+				func(*hooks.Context, hooks.ToolCall) (hooks.ToolResult, error) {
+					return hooks.ToolResult{Text: "contents"}, nil
+				})
 			require.NoError(t, err)
 			run.End(ctx, hooks.RunEnd{})
 
