@@ -2,7 +2,6 @@ package otel_test
 
 import (
 	"context"
-	"strings"
 	"testing"
 
 	"github.com/rienda/hooks"
@@ -91,11 +90,11 @@ func assertNoSecret(t *testing.T, spans []sdktrace.ReadOnlySpan) {
 	t.Helper()
 	for _, s := range spans {
 		for _, kv := range s.Attributes() {
-			assert.NotContains(t, kv.Value.Emit(), secret, "span %s attribute %s", s.Name(), kv.Key)
+			assert.NotContains(t, kv.Value.String(), secret, "span %s attribute %s", s.Name(), kv.Key)
 		}
 		for _, e := range s.Events() {
 			for _, kv := range e.Attributes {
-				assert.False(t, strings.Contains(kv.Value.Emit(), secret), "span %s event %s attribute %s", s.Name(), e.Name, kv.Key)
+				assert.NotContains(t, kv.Value.String(), secret, "span %s event %s attribute %s", s.Name(), e.Name, kv.Key)
 			}
 		}
 	}
