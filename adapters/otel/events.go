@@ -20,6 +20,10 @@ const (
 	attrReason   = attribute.Key("hooks.reason")
 	attrError    = attribute.Key("hooks.error")
 	attrPolicy   = attribute.Key("hooks.policy")
+	// attrReview is what the person a hook asked decided (approved,
+	// edited, rejected, answered): the kind of verdict, never the edited
+	// arguments, message or answer, which may hold what a span must not.
+	attrReview = attribute.Key("hooks.review")
 )
 
 // record adds one hook decision as an event to the span of its call, or
@@ -36,7 +40,9 @@ func (r *runSpans) record(e hooks.TraceEvent, noOpinion bool) {
 	if !onCall {
 		span, ending = r.span, false
 	}
-	if e.Decision != hooks.DecisionNoOpinion || noOpinion || ending {
+	// A person's verdict is an event even when the hook that asked had no
+	// opinion (a yes): who approved what is what an audit looks for.
+	if e.Decision != hooks.DecisionNoOpinion || noOpinion || ending || e.Review != "" {
 		span.AddEvent(string(e.Decision), trace.WithAttributes(eventAttributes(e, !onCall)...))
 	}
 	if ending {
@@ -62,7 +68,7 @@ func ends(e hooks.TraceEvent) (ending bool, code codes.Code, errorType, descript
 // eventAttributes describes decision e; withCallID adds the tool call's id
 // for an event that lands on the run's span.
 func eventAttributes(e hooks.TraceEvent, withCallID bool) []attribute.KeyValue {
-	attrs := make([]attribute.KeyValue, 0, 8)
+	attrs := make([]attribute.KeyValue, 0, 9)
 	attrs = append(attrs, attrHook.String(e.Hook), attrPoint.String(string(e.Point)),
 		attrDecision.String(string(e.Decision)), attrDuration.Float64(float64(e.Duration.Nanoseconds())/1e6))
 	if len(e.Changed) > 0 {
@@ -73,6 +79,9 @@ func eventAttributes(e hooks.TraceEvent, withCallID bool) []attribute.KeyValue {
 	}
 	if e.Err != nil {
 		attrs = append(attrs, attrError.String(errorText(e.Err)), attrPolicy.String(e.Policy.String()))
+	}
+	if e.Review != "" {
+		attrs = append(attrs, attrReview.String(e.Review))
 	}
 	if withCallID && e.CallID != "" {
 		attrs = append(attrs, semconv.GenAIToolCallID(e.CallID))

@@ -68,11 +68,16 @@ func (h hook) AfterModelResponse(c *hooks.Context, resp hooks.ModelResponse) (*h
 	return nil, nil
 }
 
-// BeforeToolExecute opens an execute_tool span.
+// BeforeToolExecute opens an execute_tool span. A call a person edited
+// is asked about again (a second look by the hooks listed before the
+// one that asked): that is the same call, whose span is open already
+// (Rewritten, and a span of its id is open), so no second one opens.
 func (h hook) BeforeToolExecute(c *hooks.Context, tc hooks.ToolCall) (*hooks.ToolCallPatch, error) {
-	if run := h.t.run(c.RunID()); run != nil {
-		h.t.startTool(c.Context, run, tc)
+	run := h.t.run(c.RunID())
+	if run == nil || (c.Rewritten() && run.callSpan(call{id: tc.ID}, false) != nil) {
+		return nil, nil
 	}
+	h.t.startTool(c.Context, run, tc)
 	return nil, nil
 }
 
