@@ -196,7 +196,7 @@ func (h *hook) verdict(c *hooks.Context, e *entry, r ran) verdict {
 		v.deny = true
 		return v
 	}
-	if what, ok := evidentRefusal(r.stdout); ok {
+	if what, ok := dialect.Evident(r.stdout); ok {
 		c.Diagnose(fmt.Errorf("cursor: %s printed no deny Cursor reads, but its output evidently refuses (%s): denied", e.where, what))
 		return verdict{deny: true, reason: def}
 	}
@@ -218,7 +218,7 @@ func (h *hook) failed(c *hooks.Context, e *entry, r ran, err error) verdict {
 	if err == nil {
 		err = &failure{e.where, fmt.Errorf("exited %d: %s", r.code, r.stderr)}
 	}
-	if what, ok := evidentRefusal(r.stdout); ok {
+	if what, ok := dialect.Evident(r.stdout); ok {
 		c.Diagnose(fmt.Errorf("cursor: %s: %v, but its output evidently refuses (%s): denied", e.where, err, what))
 		return verdict{deny: true, reason: "Blocked by Cursor hook " + e.where}
 	}

@@ -1,0 +1,53 @@
+package copilotcli_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A permissionDecision that is none of allow, deny, ask (a value the
+// guard means but Copilot CLI does not spell, "prompt", "no", "allow "
+// with a space) cannot be understood: the call is refused, never run.
+// Where the top-level and the VS Code decision differ, the stricter one
+// decides: an "ask" beside a hookSpecificOutput "allow" still asks.
+func TestAnUnknownDecisionNeverAllows(t *testing.T) {
+	for _, out := range []string{
+		`{"permissionDecision":"prompt"}`,
+		`{"permissionDecision":"no"}`,
+		`{"permissionDecision":"allow "}`,
+		`{"permissionDecision":"ALLOW"}`,
+		`{"permissionDecision":"","hookSpecificOutput":{"permissionDecision":"nope"}}`,
+		`{"hookSpecificOutput":{"permissionDecision":"maybe"}}`,
+	} {
+		h := pre(t, bash("cat >/dev/null; printf '%s' "+quote(out)))
+		step := h.call(t, "bash", map[string]any{"command": "ls"})
+		assert.True(t, step.Refused, "%s ran; diagnostics: %s", out, h.diag.text())
+	}
+	// ask beside an allow asks: the host here approves nothing.
+	h := pre(t, bash("cat >/dev/null; printf '%s' "+quote(`{"permissionDecision":"ask","hookSpecificOutput":{"permissionDecision":"allow"}}`)))
+	assert.True(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused, h.diag.text())
+	h = pre(t, bash("cat >/dev/null; printf '%s' "+quote(`{"permissionDecision":"allow","hookSpecificOutput":{"permissionDecision":"ask"}}`)))
+	assert.True(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused, h.diag.text())
+	// Plain allows still allow.
+	for _, out := range []string{`{"permissionDecision":"allow"}`, `{}`, ``, `{"permissionDecision":"allow","permissionDecisionReason":"not a deny"}`} {
+		h := pre(t, bash("cat >/dev/null; printf '%s' "+quote(out)))
+		assert.False(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused, "%s: %s", out, h.diag.text())
+	}
+}
+
+// A deny in an encoding the host does not read as UTF-8 text (UTF-16
+// with or without its byte order mark, a UTF-8 byte order mark, NULs
+// between the characters) is still evidently a deny.
+func TestADenyInAnotherEncodingStillDenies(t *testing.T) {
+	for name, script := range map[string]string{
+		"utf-16le bom": `printf '{"permissionDecision":"deny"}' | iconv -f UTF-8 -t UTF-16`,
+		"utf-16le":     `printf '{"permissionDecision":"deny"}' | iconv -f UTF-8 -t UTF-16LE`,
+		"utf-16be":     `printf '{"permissionDecision":"deny"}' | iconv -f UTF-8 -t UTF-16BE`,
+		"utf-8 bom":    `printf '\xef\xbb\xbf{"permissionDecision":"deny"}'`,
+		"nul inside":   `printf '{"permissionDecision":"de\0ny"}'`,
+	} {
+		h := pre(t, bash("cat >/dev/null; "+script))
+		assert.True(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused, "%s: %s", name, h.diag.text())
+	}
+}
