@@ -182,7 +182,7 @@ func (h *hook) verdict(c *hooks.Context, e *entry, r ran) verdict {
 	}
 	h.unknown(c, e, unknown)
 	v := verdict{reason: orDefault(o.agentReason(), def)}
-	switch perm := deref(o.Permission); perm {
+	switch perm := o.permission(); perm {
 	case "deny":
 		v.deny = true
 		return v
@@ -190,7 +190,12 @@ func (h *hook) verdict(c *hooks.Context, e *entry, r ran) verdict {
 		v.ask = h.ev.kind != kBeforeRead // beforeReadFile has no ask
 	case "", "allow":
 	default:
-		c.Diagnose(fmt.Errorf("cursor: %s: permission %q is none of allow, deny, ask: no decision", e.where, perm))
+		// A permission the guard meant but did not spell as Cursor reads
+		// it cannot be understood: the call is refused, never run on a
+		// guess.
+		c.Diagnose(fmt.Errorf("cursor: %s: permission %.80q is none of allow, deny, ask: denied", e.where, perm))
+		v.deny, v.reason = true, orDefault(o.agentReason(), def+": its permission is none of allow, deny, ask")
+		return v
 	}
 	if o.Continue != nil && !*o.Continue {
 		v.deny = true

@@ -1,0 +1,35 @@
+package cursor_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+// A permission that is none of allow, deny, ask ("prompt", "no",
+// "allow " with a space, a number) cannot be understood: the call is
+// refused, never run on a guess. Allows still allow.
+func TestAnUnknownPermissionNeverAllows(t *testing.T) {
+	for _, out := range []string{
+		`{"permission":"prompt"}`,
+		`{"permission":"no"}`,
+		`{"permission":"allow "}`,
+		`{"permission":"ALLOW"}`,
+		`{"permission":0}`,
+		`{"permission":null,"permission":"nope"}`,
+	} {
+		h := shellGuard(t, printing(out))
+		step := h.call(t, "shell", map[string]any{"command": "ls"})
+		assert.True(t, step.Refused, "%s ran; diagnostics: %s", out, h.diag.text())
+	}
+	for _, out := range []string{`{"permission":"allow"}`, `{}`, ``, `{"permission":"allow","agent_message":"permission: deny was considered"}`} {
+		h := shellGuard(t, printing(out))
+		assert.False(t, h.call(t, "shell", map[string]any{"command": "ls"}).Refused, "%s: %s", out, h.diag.text())
+	}
+}
+
+// A deny a Windows tool printed in UTF-16 still denies.
+func TestACursorDenyInUTF16StillDenies(t *testing.T) {
+	h := shellGuard(t, cmd(`cat >/dev/null; printf '{"permission":"deny"}' | iconv -f UTF-8 -t UTF-16`))
+	assert.True(t, h.call(t, "shell", map[string]any{"command": "ls"}).Refused, h.diag.text())
+}
