@@ -3,7 +3,9 @@ package copilotcli_test
 import (
 	"testing"
 
+	"github.com/rienda/hooks/copilotcli"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A permissionDecision that is none of allow, deny, ask (a value the
@@ -49,5 +51,24 @@ func TestADenyInAnotherEncodingStillDenies(t *testing.T) {
 	} {
 		h := pre(t, bash("cat >/dev/null; "+script))
 		assert.True(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused, "%s: %s", name, h.diag.text())
+	}
+}
+
+// A matcher pattern that matches no tool of the run ("bas.h", a NUL
+// after the name) is a guard that never runs: the linter says so, and a
+// pattern that matches a tool is no problem.
+func TestAPatternThatMatchesNoToolIsAProblem(t *testing.T) {
+	entry := func(matcher string) []byte {
+		return file(t, map[string][]map[string]any{"preToolUse": {{"type": "command", "bash": "exit 2", "matcher": matcher}}})
+	}
+	for _, m := range []string{"bas.h", "bash\x00", "bash\\b.+"} {
+		problems, err := copilotcli.CheckToolNames(entry(m), []string{"bash", "edit"})
+		require.NoError(t, err)
+		assert.Len(t, problems, 1, "%q", m)
+	}
+	for _, m := range []string{"ba.h", "[b]ash", "^bash$", "edit|bash"} {
+		problems, err := copilotcli.CheckToolNames(entry(m), []string{"bash", "edit"})
+		require.NoError(t, err)
+		assert.Empty(t, problems, "%q", m)
 	}
 }

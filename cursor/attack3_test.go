@@ -3,7 +3,9 @@ package cursor_test
 import (
 	"testing"
 
+	"github.com/rienda/hooks/cursor"
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // A permission that is none of allow, deny, ask ("prompt", "no",
@@ -32,4 +34,22 @@ func TestAnUnknownPermissionNeverAllows(t *testing.T) {
 func TestACursorDenyInUTF16StillDenies(t *testing.T) {
 	h := shellGuard(t, cmd(`cat >/dev/null; printf '{"permission":"deny"}' | iconv -f UTF-8 -t UTF-16`))
 	assert.True(t, h.call(t, "shell", map[string]any{"command": "ls"}).Refused, h.diag.text())
+}
+
+// A preToolUse matcher pattern that matches no tool of the run is a
+// guard that never runs: the linter says so.
+func TestACursorPatternThatMatchesNoToolIsAProblem(t *testing.T) {
+	entry := func(matcher string) []byte {
+		return file(t, map[string][]map[string]any{"preToolUse": {{"command": "exit 2", "matcher": matcher}}})
+	}
+	for _, m := range []string{"Shel.l", "^shell$x"} {
+		problems, err := cursor.CheckToolNames(entry(m), []string{"shell", "read"}, tools...)
+		require.NoError(t, err)
+		assert.Len(t, problems, 1, "%q", m)
+	}
+	for _, m := range []string{"she.l", "^read$", "shell|read"} {
+		problems, err := cursor.CheckToolNames(entry(m), []string{"shell", "read"}, tools...)
+		require.NoError(t, err)
+		assert.Empty(t, problems, "%q", m)
+	}
 }
