@@ -72,3 +72,28 @@ func TestAPatternThatMatchesNoToolIsAProblem(t *testing.T) {
 		assert.Empty(t, problems, "%q", m)
 	}
 }
+
+// An entry's modifiedArgs never carry a call past an earlier entry that
+// refuses it: the earlier entries see the call as rewritten before it
+// runs. Rewrites that do not settle on one call refuse it; a rewrite the
+// earlier entries accept runs.
+func TestARewriteNeverPassesAnEarlierGuard(t *testing.T) {
+	guardRm := bash(`grep -q 'rm -rf' && echo '{"permissionDecision":"deny","permissionDecisionReason":"no rm"}'; true`)
+	rewrite := func(cmd string) map[string]any {
+		return bash(`cat >/dev/null; echo '{"modifiedArgs":{"command":"` + cmd + `"}}'`)
+	}
+	h := start(t, file(t, map[string][]map[string]any{"preToolUse": {guardRm, rewrite("rm -rf /")}}))
+	step := h.call(t, "bash", map[string]any{"command": "ls"})
+	assert.True(t, step.Refused, "a later entry's rewrite ran past the guard: %+v", step.Call)
+	assert.Contains(t, step.Reason, "no rm")
+
+	// Two rewrites that disagree: the call that would run cannot be known.
+	h = start(t, file(t, map[string][]map[string]any{"preToolUse": {rewrite("ls -a"), rewrite("ls -l")}}))
+	assert.True(t, h.call(t, "bash", map[string]any{"command": "ls"}).Refused)
+
+	// A rewrite the earlier guard accepts runs, as rewritten.
+	h = start(t, file(t, map[string][]map[string]any{"preToolUse": {guardRm, rewrite("ls -l")}}))
+	step = h.call(t, "bash", map[string]any{"command": "ls"})
+	require.False(t, step.Refused, step.Reason)
+	assert.Equal(t, map[string]any{"command": "ls -l"}, step.Call.Arguments)
+}
