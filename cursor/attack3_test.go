@@ -53,3 +53,28 @@ func TestACursorPatternThatMatchesNoToolIsAProblem(t *testing.T) {
 		assert.Empty(t, problems, "%q", m)
 	}
 }
+
+// A later entry's updated_input never carries a command past an earlier
+// entry that denies it; rewrites that disagree refuse; an accepted
+// rewrite runs.
+func TestACursorRewriteNeverPassesAnEarlierGuard(t *testing.T) {
+	guardRm := cmd(`grep -q 'rm -rf' && echo '{"permission":"deny","agent_message":"no rm"}'; true`)
+	rewrite := func(c string) map[string]any {
+		return cmd(`cat >/dev/null; echo '{"permission":"allow","updated_input":{"command":"` + c + `"}}'`)
+	}
+	two := func(a, b map[string]any) []byte {
+		return file(t, map[string][]map[string]any{"beforeShellExecution": {a, b}})
+	}
+	h := start(t, two(guardRm, rewrite("rm -rf /")))
+	step := h.call(t, "shell", map[string]any{"command": "ls"})
+	assert.True(t, step.Refused, "a later entry's rewrite ran past the guard: %+v", step.Call)
+	assert.Contains(t, step.Reason, "no rm")
+
+	h = start(t, two(rewrite("ls -a"), rewrite("ls -l")))
+	assert.True(t, h.call(t, "shell", map[string]any{"command": "ls"}).Refused)
+
+	h = start(t, two(guardRm, rewrite("ls -l")))
+	step = h.call(t, "shell", map[string]any{"command": "ls"})
+	require.False(t, step.Refused, step.Reason)
+	assert.Equal(t, "ls -l", step.Call.Arguments["command"])
+}
