@@ -1,7 +1,9 @@
 package copilotcli_test
 
 import (
+	"os/exec"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks/copilotcli"
 	"github.com/stretchr/testify/assert"
@@ -96,4 +98,26 @@ func TestARewriteNeverPassesAnEarlierGuard(t *testing.T) {
 	step = h.call(t, "bash", map[string]any{"command": "ls"})
 	require.False(t, step.Refused, step.Reason)
 	assert.Equal(t, map[string]any{"command": "ls -l"}, step.Call.Arguments)
+}
+
+// A guard that leaves a process behind holding its stdout (in its group,
+// or escaped with setsid) returns when the guard exits, and its deny
+// stands; an allow from such a guard does not hang the call either.
+func TestAGrandchildHoldingStdoutNeitherHangsNorAllows(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("no setsid")
+	}
+	for _, script := range []string{
+		`cat >/dev/null; sleep 30 & echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'`,
+		`cat >/dev/null; setsid sleep 30 & echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'`,
+		`cat >/dev/null; echo '{"permissionDecision":"deny","permissionDecisionReason":"no"}'; exec setsid sleep 30`,
+	} {
+		entry := bash(script)
+		entry["timeoutSec"] = 2
+		h := pre(t, entry)
+		begin := time.Now()
+		step := h.call(t, "bash", map[string]any{"command": "ls"})
+		assert.True(t, step.Refused, "%s: %s", script, h.diag.text())
+		assert.Less(t, time.Since(begin), 20*time.Second, script)
+	}
 }
