@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"unicode"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/rienda/hooks/internal/suggest"
@@ -24,8 +25,10 @@ import (
 
 // decisionKeyNames are the keys that hold a decision in the dialects the
 // library reads (command hooks, Claude Code's permissionDecision and
-// behavior), folded (lower case, without "_", "-" and spaces).
-var decisionKeyNames = []string{"decision", "permissiondecision", "behavior", "behaviour"}
+// behavior, Cursor's permission), folded (lower case, without "_", "-"
+// and spaces). They are known here, in one place, so that every dialect's
+// guard reads a broken deny under any of them.
+var decisionKeyNames = []string{"decision", "permissiondecision", "permission", "behavior", "behaviour"}
 
 // allowKeyNames are keys whose false is a refusal ({"allow": false}, the
 // JS hooks' shape), folded.
@@ -358,6 +361,28 @@ func bareRefusal(out []byte) (string, bool) {
 // make a guard's output say refuse (and so refuse its own call), never
 // stop saying it.
 func EvidentRefusal(output []byte) (string, bool) {
+	if what, ok := evidentRefusal(output); ok {
+		return what, true
+	}
+	// A deny in UTF-16 (PowerShell's Out-File, a Windows tool), or with
+	// NULs spliced into it, is no text a host reads, and still evidently
+	// a deny: read it as its characters, then without its NULs.
+	if bytes.IndexByte(output, 0) < 0 {
+		return "", false
+	}
+	if text, ok := fromUTF16(output); ok {
+		if what, ok := evidentRefusal(text); ok {
+			return what + " (in UTF-16)", true
+		}
+	}
+	if what, ok := evidentRefusal(bytes.ReplaceAll(output, []byte{0}, nil)); ok {
+		return what + " (NULs set aside)", true
+	}
+	return "", false
+}
+
+// evidentRefusal is EvidentRefusal on output read as UTF-8.
+func evidentRefusal(output []byte) (string, bool) {
 	out := bytes.TrimSpace(output)
 	if len(out) == 0 {
 		return "", false
@@ -371,4 +396,34 @@ func EvidentRefusal(output []byte) (string, bool) {
 		}
 	}
 	return evidentInText(out)
+}
+
+// fromUTF16 decodes output as UTF-16 when it starts with a byte order
+// mark, or when its first NUL is its second or first byte (ASCII text in
+// little or big endian UTF-16); ok is false otherwise.
+func fromUTF16(output []byte) ([]byte, bool) {
+	if len(output) < 2 {
+		return nil, false
+	}
+	var big bool
+	switch {
+	case output[0] == 0xFF && output[1] == 0xFE:
+		output = output[2:]
+	case output[0] == 0xFE && output[1] == 0xFF:
+		output, big = output[2:], true
+	case output[1] == 0 && output[0] != 0:
+	case output[0] == 0 && output[1] != 0:
+		big = true
+	default:
+		return nil, false
+	}
+	units := make([]uint16, 0, len(output)/2)
+	for i := 0; i+1 < len(output); i += 2 {
+		if big {
+			units = append(units, uint16(output[i])<<8|uint16(output[i+1]))
+		} else {
+			units = append(units, uint16(output[i+1])<<8|uint16(output[i]))
+		}
+	}
+	return []byte(string(utf16.Decode(units))), true
 }

@@ -129,7 +129,8 @@ func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, e
 	if err != nil {
 		return nil, err
 	}
-	return l.problems(o.Tools.Subjects(tools)), nil
+	subjects := o.Tools.Subjects(tools)
+	return append(l.problems(subjects), l.patternProblems(subjects)...), nil
 }
 
 // LoadDir reads every *.json file of dir (a repository's .github/hooks),

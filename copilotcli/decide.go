@@ -77,7 +77,9 @@ func decidePre(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Dec
 	}
 	decision, reason := o.PermissionDecision, o.PermissionDecisionReason
 	if hs := o.HookSpecificOutput; hs != nil {
-		if hs.PermissionDecision != nil && (decision == nil || *decision != "deny") {
+		// Of the two decisions, the stricter decides: an "ask" beside an
+		// "allow" asks, whichever format holds which.
+		if hs.PermissionDecision != nil && strictness(deref(hs.PermissionDecision)) > strictness(deref(decision)) {
 			decision, reason = hs.PermissionDecision, hs.PermissionDecisionReason
 		}
 		if len(hs.UpdatedInput) > 0 {
@@ -93,7 +95,11 @@ func decidePre(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Dec
 		d.Ask, d.Reason = orDefault(deref(reason), "Allow "+at.Tool+"?"), "" // the kit asks; a no refuses
 	case "", "allow":
 	default:
-		return dialect.Decision{}, fmt.Errorf("permissionDecision %q is none of allow, deny, ask%s", v, dialect.DidYouMean(v, []string{"allow", "deny", "ask"}))
+		// A decision the guard meant but did not spell as Copilot CLI
+		// reads it cannot be understood: the call is refused, never run
+		// on a guess.
+		c.Diagnose(fmt.Errorf("%s: permissionDecision %q is none of allow, deny, ask%s: the call is refused", who(r), v, dialect.DidYouMean(v, []string{"allow", "deny", "ask"})))
+		return dialect.Decision{Block: true, Reason: fmt.Sprintf("Copilot CLI hook %s printed a permissionDecision that is none of allow, deny, ask", r.Handler.Where)}, nil
 	}
 	args, ok := modifiedArgs(o.ModifiedArgs)
 	if !ok {
@@ -101,6 +107,18 @@ func decidePre(c *hooks.Context, at *dialect.At, r *dialect.Result) (dialect.Dec
 	}
 	d.Arguments = args
 	return d, nil
+}
+
+// strictness orders decisions: allow and none, then ask, then anything
+// else (deny, or a value that is none of them, which refuses).
+func strictness(decision string) int {
+	switch decision {
+	case "", "allow":
+		return 0
+	case "ask":
+		return 1
+	}
+	return 2
 }
 
 // modifiedArgs reads modifiedArgs: an object, or a string holding one.

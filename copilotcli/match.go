@@ -76,6 +76,21 @@ func (l *loaded) problems(subjects []string) []error {
 	return out
 }
 
+// patternProblems are the matchers, other than plain names, that match
+// no tool of subjects ("bas.h", "bash\u0000"): a guard that never runs,
+// which nothing else would say. Only a linter that knows the run's tools
+// can tell; at load, a pattern may be meant for a tool of the host's.
+func (l *loaded) patternProblems(subjects []string) []error {
+	var out []error
+	for _, m := range l.matchers {
+		if m.re == nil || m.plain != nil || slices.ContainsFunc(subjects, m.Match) {
+			continue
+		}
+		out = append(out, fmt.Errorf("copilotcli: %s: %q matches no tool of this run, so its entry never runs; the tools are %s", m.path, m.src, strings.Join(subjects, ", ")))
+	}
+	return out
+}
+
 // checkNames diagnoses, at load, matcher names that are none of Copilot
 // CLI's tools nor a ToolNames name.
 func (l *loaded) checkNames(s *dialect.Settings, o *dialect.Options) {

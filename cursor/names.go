@@ -32,6 +32,11 @@ func CheckToolNames(settings []byte, tools []string, opts ...Option) ([]error, e
 			if e.matcher == nil {
 				continue
 			}
+			// A pattern that matches no tool ("Shel.l") is a guard that
+			// never runs, as much as a name that names none.
+			if m := e.matcher; m.re != nil && !slices.ContainsFunc(subjects, func(s string) bool { ok, _ := m.match(s); return ok }) {
+				out = append(out, fmt.Errorf("cursor: %s.matcher: %q matches no tool of this run, so the entry never runs; the tools are %s", e.where, m.text, strings.Join(subjects, ", ")))
+			}
 			for _, n := range e.matcher.plain {
 				if slices.Contains(subjects, n) {
 					continue

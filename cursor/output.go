@@ -14,7 +14,8 @@ import (
 // Cursor's first releases and its own block-git.sh example), continue
 // (false stops), and updated_input (preToolUse, beforeShellExecution).
 type guardOutput struct {
-	Permission      *string         `json:"permission"`
+	Permission json.RawMessage `json:"permission"` // any JSON: a value of another type is no allow
+
 	UserMessage     *string         `json:"user_message"`
 	AgentMessage    *string         `json:"agent_message"`
 	UserMessageOld  *string         `json:"userMessage"`
@@ -24,6 +25,20 @@ type guardOutput struct {
 }
 
 var guardKeys = []string{"permission", "user_message", "agent_message", "userMessage", "agentMessage", "continue", "updated_input"}
+
+// permission is the permission as written: "" when absent or null; a
+// value that is not a string is its JSON text, which no case takes.
+func (o guardOutput) permission() string {
+	raw := bytes.TrimSpace(o.Permission)
+	if len(raw) == 0 || bytes.Equal(raw, []byte("null")) {
+		return ""
+	}
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return string(raw)
+	}
+	return s
+}
 
 // agentReason is what the model reads of a refusal: the message for the
 // agent, else the one for the user.

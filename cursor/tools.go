@@ -3,6 +3,7 @@ package cursor
 import (
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/rienda/hooks"
@@ -53,47 +54,73 @@ func (h *hook) subject(call hooks.ToolCall) string {
 }
 
 // BeforeToolExecute runs the guard's entries one after another: the first
-// that refuses decides, and no later one runs.
+// that refuses decides, and no later one runs. The entries before the
+// last one that rewrote the call run again on the call as rewritten: a
+// later entry's updated_input never carries a call past an earlier
+// guard, and a rewrite to yet another call refuses (the rewrites do not
+// settle).
 func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.ToolCallPatch, error) {
 	if !h.fires(call.Name) {
 		return nil, nil
 	}
-	current, changed := call.Arguments, false
-	for _, e := range h.entries {
-		if !h.selected(c, e, h.subject(hooks.ToolCall{Name: call.Name, Arguments: current})) {
-			continue
+	current, last := call.Arguments, -1
+	for i, e := range h.entries {
+		next, patch, err := h.guard(c, call, e, current)
+		if patch != nil || err != nil {
+			return patch, err
 		}
-		p, refuse := h.guardPayload(c, call, current)
-		if refuse != "" {
-			return hooks.Refuse(refuse), nil
-		}
-		r, err := h.run(c, e, p)
-		if err != nil {
-			return nil, err
-		}
-		v := h.verdict(c, e, r)
-		switch {
-		case v.failClosed != nil:
-			return nil, hooks.FailClosed(v.failClosed)
-		case v.deny:
-			return hooks.Refuse(dialect.Cut(v.reason)), nil
-		case v.ask:
-			if !c.Confirm(hooks.Prompt{Title: "Allow " + h.set.cursorName(call.Name) + "?", Body: v.reason}) {
-				return hooks.Refuse(dialect.Cut(orDefault(v.reason, "Blocked by Cursor hook "+e.where))), nil
-			}
-		}
-		if v.input != nil {
-			next, err := h.applyInput(current, v.input)
-			if err != nil {
-				return nil, hooks.FailClosed(&failure{e.where, err})
-			}
-			current, changed = next, true
+		if next != nil {
+			current, last = next, i
 		}
 	}
-	if changed {
-		return &hooks.ToolCallPatch{Arguments: current}, nil
+	if last < 0 {
+		return nil, nil
 	}
-	return nil, nil
+	for _, e := range h.entries[:last] {
+		next, patch, err := h.guard(c, call, e, current)
+		if patch != nil || err != nil {
+			return patch, err
+		}
+		if next != nil && !reflect.DeepEqual(next, current) {
+			return hooks.Refuse(fmt.Sprintf("Cursor hook %s rewrites the call %s rewrote: the rewrites do not settle on one call", e.where, h.entries[last].where)), nil
+		}
+	}
+	return &hooks.ToolCallPatch{Arguments: current}, nil
+}
+
+// guard runs one entry on the call with args: a refusal is a patch (or a
+// FailClosed error); next is the arguments an updated_input sets.
+func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, e *entry, args map[string]any) (next map[string]any, refuse *hooks.ToolCallPatch, err error) {
+	if !h.selected(c, e, h.subject(hooks.ToolCall{Name: call.Name, Arguments: args})) {
+		return nil, nil, nil
+	}
+	p, why := h.guardPayload(c, call, args)
+	if why != "" {
+		return nil, hooks.Refuse(why), nil
+	}
+	r, err := h.run(c, e, p)
+	if err != nil {
+		return nil, nil, err
+	}
+	v := h.verdict(c, e, r)
+	switch {
+	case v.failClosed != nil:
+		return nil, nil, hooks.FailClosed(v.failClosed)
+	case v.deny:
+		return nil, hooks.Refuse(dialect.Cut(v.reason)), nil
+	case v.ask:
+		if !c.Confirm(hooks.Prompt{Title: "Allow " + h.set.cursorName(call.Name) + "?", Body: v.reason}) {
+			return nil, hooks.Refuse(dialect.Cut(orDefault(v.reason, "Blocked by Cursor hook "+e.where))), nil
+		}
+	}
+	if v.input == nil {
+		return nil, nil, nil
+	}
+	next, err = h.applyInput(args, v.input)
+	if err != nil {
+		return nil, nil, hooks.FailClosed(&failure{e.where, err})
+	}
+	return next, nil, nil
 }
 
 // guardPayload is the event's input for a call with these arguments;
@@ -182,7 +209,7 @@ func (h *hook) verdict(c *hooks.Context, e *entry, r ran) verdict {
 	}
 	h.unknown(c, e, unknown)
 	v := verdict{reason: orDefault(o.agentReason(), def)}
-	switch perm := deref(o.Permission); perm {
+	switch perm := o.permission(); perm {
 	case "deny":
 		v.deny = true
 		return v
@@ -190,13 +217,18 @@ func (h *hook) verdict(c *hooks.Context, e *entry, r ran) verdict {
 		v.ask = h.ev.kind != kBeforeRead // beforeReadFile has no ask
 	case "", "allow":
 	default:
-		c.Diagnose(fmt.Errorf("cursor: %s: permission %q is none of allow, deny, ask: no decision", e.where, perm))
+		// A permission the guard meant but did not spell as Cursor reads
+		// it cannot be understood: the call is refused, never run on a
+		// guess.
+		c.Diagnose(fmt.Errorf("cursor: %s: permission %.80q is none of allow, deny, ask: denied", e.where, perm))
+		v.deny, v.reason = true, orDefault(o.agentReason(), def+": its permission is none of allow, deny, ask")
+		return v
 	}
 	if o.Continue != nil && !*o.Continue {
 		v.deny = true
 		return v
 	}
-	if what, ok := evidentRefusal(r.stdout); ok {
+	if what, ok := dialect.Evident(r.stdout); ok {
 		c.Diagnose(fmt.Errorf("cursor: %s printed no deny Cursor reads, but its output evidently refuses (%s): denied", e.where, what))
 		return verdict{deny: true, reason: def}
 	}
@@ -218,7 +250,7 @@ func (h *hook) failed(c *hooks.Context, e *entry, r ran, err error) verdict {
 	if err == nil {
 		err = &failure{e.where, fmt.Errorf("exited %d: %s", r.code, r.stderr)}
 	}
-	if what, ok := evidentRefusal(r.stdout); ok {
+	if what, ok := dialect.Evident(r.stdout); ok {
 		c.Diagnose(fmt.Errorf("cursor: %s: %v, but its output evidently refuses (%s): denied", e.where, err, what))
 		return verdict{deny: true, reason: "Blocked by Cursor hook " + e.where}
 	}

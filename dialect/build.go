@@ -2,6 +2,7 @@ package dialect
 
 import (
 	"fmt"
+	"reflect"
 	"sync"
 
 	"github.com/rienda/hooks"
@@ -185,6 +186,7 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 	var p *hooks.ToolCallPatch
 	var pending string
 	var end *string
+	var rewriter *Handler // the last handler that rewrote the call
 	block, err := h.each(c, at, func(d Decision) bool {
 		pending = JoinSystem(pending, d.Context)
 		if d.Stop != nil {
@@ -194,6 +196,7 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 			return true
 		}
 		if d.Arguments != nil {
+			rewriter = at.Handler
 			call.Arguments = d.Arguments
 			if p == nil {
 				p = &hooks.ToolCallPatch{}
@@ -202,6 +205,9 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		}
 		return false
 	})
+	if err == nil && block == nil && rewriter != nil {
+		block, err = h.recheck(c, at, rewriter)
+	}
 	h.keep(c, pending, end)
 	if err != nil {
 		return nil, err
@@ -210,6 +216,34 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		return hooks.Refuse(block.Reason), nil
 	}
 	return p, nil
+}
+
+// recheck runs again, on the call as rewritten (at.Call), the handlers
+// before rewriter, the last handler that rewrote it: they decided on an
+// earlier call, and a guard never lets through a call it did not see (a
+// later handler's rewrite would otherwise carry "rm -rf /" past an
+// earlier handler that refuses it). A refusal refuses the call; a
+// handler that would rewrite it again to something else refuses it too,
+// since the handlers' rewrites do not settle on one call. What the
+// handlers add as context the first time stands; this run's is not
+// added again.
+func (h *hook) recheck(c *hooks.Context, at *At, rewriter *Handler) (*Decision, error) {
+	final := at.Call.Arguments
+	var unsettled *Handler
+	stop := false
+	block, err := h.eachBefore(c, at, rewriter, func(d Decision) bool {
+		if d.Arguments != nil && !reflect.DeepEqual(d.Arguments, final) {
+			unsettled, stop = at.Handler, true
+		}
+		return stop
+	})
+	if err != nil || block != nil {
+		return block, err
+	}
+	if unsettled != nil {
+		return &Decision{Block: true, Reason: fmt.Sprintf("%s hook %s rewrites the call %s rewrote: the rewrites do not settle on one call", h.spec.Name, unsettled.Where, rewriter.Where)}, nil
+	}
+	return nil, nil
 }
 
 // AfterToolExecute runs ToolResult, ToolError and AnyToolResult handlers.

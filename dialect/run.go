@@ -81,7 +81,15 @@ func (h *hook) matches(c *hooks.Context, hd *Handler, at *At) bool {
 // there. The error is a cancellation, or a refusal on failure
 // (hooks.FailClosed).
 func (h *hook) each(c *hooks.Context, at *At, apply func(Decision) bool) (*Decision, error) {
+	return h.eachBefore(c, at, nil, apply)
+}
+
+// eachBefore is each over the handlers before upto (nil: all of them).
+func (h *hook) eachBefore(c *hooks.Context, at *At, upto *Handler, apply func(Decision) bool) (*Decision, error) {
 	for _, hd := range h.handlers {
+		if hd == upto {
+			break
+		}
 		if !h.matches(c, hd, at) {
 			continue
 		}
