@@ -142,7 +142,11 @@ func answer(n int, req hooks.ModelRequest) hooks.ModelResponse {
 	for _, t := range req.Tools {
 		offered = append(offered, t.Name)
 	}
-	fmt.Fprintf(out, "model is offered %s\n", strings.Join(offered, ", "))
+	must := ""
+	if c := req.ToolChoice; c != nil && c.Mode == hooks.ToolChoiceRequired {
+		must = " and must call one" // BeforeToolSelection's mode ANY
+	}
+	fmt.Fprintf(out, "model is offered %s%s\n", strings.Join(offered, ", "), must)
 	switch n {
 	case 1:
 		return hooks.ModelResponse{ToolCalls: []hooks.ToolCall{

@@ -13,7 +13,7 @@ import (
 
 // TestStory runs the loop and checks what the Gemini CLI scripts did: the
 // tools offered narrowed to the prompt's intent, rm -rf refused with the
-// guard's reason, the leaked key redacted, and the answer sent back once
+// guard's reason, a tool call required (mode ANY), the leaked key redacted, and the answer sent back once
 // for its missing summary.
 func TestStory(t *testing.T) {
 	for _, tool := range []string{"bash", "python3", "node"} {
@@ -27,8 +27,9 @@ func TestStory(t *testing.T) {
 	require.NoError(t, run(context.Background()))
 	story := buf.String()
 
-	assert.True(t, strings.HasPrefix(story, "  diagnostic:") && strings.Contains(story, "model is offered read, ls, shell\n"),
-		"BeforeToolSelection keeps the tools the prompt needs:\n%s", story)
+	assert.True(t, strings.HasPrefix(story, "model is offered read, ls, shell and must call one\n"),
+		"BeforeToolSelection keeps the tools the prompt needs, and its mode ANY makes the model call one:\n%s", story)
+	assert.NotContains(t, story, "diagnostic:", "every setting of the scripts is understood")
 	assert.Equal(t, 1, strings.Count(story, "tool runs"), "only the read runs:\n%s", story)
 	assert.Contains(t, story, `model reads "Tool execution blocked: rm -rf is not allowed in this project" (error: true)`)
 	assert.Contains(t, story, `model said "The config uses key [REDACTED KEY]; build left alone."; AfterAgent sends the run on: "Your response is missing a Summary section. Please add one."`)
