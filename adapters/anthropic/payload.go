@@ -77,7 +77,8 @@ func inputSchema(s hooks.ToolSpec) (sdk.ToolInputSchemaParam, error) {
 }
 
 // withTools gives out the tools and model the hooks left. A tool choice
-// naming a tool no longer offered is dropped (the API would refuse it),
+// naming a tool no longer offered is dropped (the API would refuse it;
+// the core refuses a hook's narrowing before that, so this is a backstop),
 // and so is any tool choice when no tool is.
 func withTools(out *sdk.MessageNewParams, req hooks.ModelRequest) error {
 	if req.Model != "" {

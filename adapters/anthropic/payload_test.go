@@ -89,7 +89,6 @@ func TestAHookNarrowsTheToolsAndSwitchesTheModel(t *testing.T) {
 		return &hooks.ModelRequestPatch{Model: &model, Tools: []hooks.ToolSpec{read, r.Tools[2], grep}}, nil
 	}}
 	params := toolParams()
-	params.ToolChoice = sdk.ToolChoiceParamOfTool("delete")
 
 	_, _, err := runLoop(t, api, noTools, params, narrow)
 
@@ -106,5 +105,28 @@ func TestAHookNarrowsTheToolsAndSwitchesTheModel(t *testing.T) {
 	assert.Equal(t, "grep", tools[2]["name"])
 	assert.Equal(t, map[string]any{"type": "object", "properties": map[string]any{"q": map[string]any{"type": "string"}},
 		"additionalProperties": false}, tools[2]["input_schema"])
-	assert.NotContains(t, body, "tool_choice", "a choice of a tool no longer offered is dropped")
+}
+
+// TestAHookNarrowingAwayTheChosenToolFailsTheCall: the host's tool_choice
+// names delete and a hook narrows delete away. The call is not sent
+// without the choice (the model would no longer be made to call a tool):
+// it fails with the core's HookError naming the hook that narrowed.
+func TestAHookNarrowingAwayTheChosenToolFailsTheCall(t *testing.T) {
+	api := newFakeAPI(t, textReply("hello"))
+	narrow := hooks.Funcs{HookName: "narrow", BeforeModelRequest: func(_ *hooks.Context, r hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+		model := "claude-fallback"
+		read := r.Tools[0]
+		read.Description = "Read a file in the workspace"
+		grep := hooks.ToolSpec{Name: "grep", Schema: json.RawMessage(`{"type":"object","properties":{"q":{"type":"string"}},"additionalProperties":false}`)}
+		return &hooks.ModelRequestPatch{Model: &model, Tools: []hooks.ToolSpec{read, r.Tools[2], grep}}, nil
+	}}
+	params := toolParams()
+	params.ToolChoice = sdk.ToolChoiceParamOfTool("delete")
+
+	_, _, err := runLoop(t, api, noTools, params, narrow)
+
+	var he *hooks.HookError
+	require.ErrorAs(t, err, &he)
+	assert.Equal(t, "narrow", he.Hook)
+	assert.Empty(t, api.requests(), "nothing is sent")
 }

@@ -57,7 +57,8 @@ func buildTool(orig *oai.ChatCompletionToolUnionParam, s hooks.ToolSpec) (oai.Ch
 }
 
 // withTools gives out the tools and model the hooks left. A tool choice
-// naming a tool no longer offered is dropped (the API would refuse it),
+// naming a tool no longer offered is dropped (the API would refuse it;
+// the core refuses a hook's narrowing before that, so this is a backstop),
 // and so are the tool choice and parallel_tool_calls when no tool is.
 func withTools(out *oai.ChatCompletionNewParams, req hooks.ModelRequest) error {
 	if req.Model != "" {

@@ -81,7 +81,6 @@ func TestAHookNarrowsTheToolsAndSwitchesTheModel(t *testing.T) {
 			Schema: json.RawMessage(`{"type":"object"}`)})}, nil
 	}}
 	params := toolParams()
-	params.ToolChoice = oai.ToolChoiceOptionFunctionToolChoice(oai.ChatCompletionNamedToolChoiceFunctionParam{Name: "delete"})
 	tools := map[string]hooksopenai.Tool{"read": (&toolLog{}).tool, "delete": (&toolLog{}).tool}
 
 	_, _, err := runLoop(t, api, tools, params, narrow)
@@ -108,7 +107,31 @@ func TestAHookNarrowsTheToolsAndSwitchesTheModel(t *testing.T) {
 	assert.True(t, *body.Tools[0].Function.Strict)
 	assert.Equal(t, "grep", body.Tools[1].Function.Name)
 	assert.Equal(t, map[string]any{"type": "object"}, body.Tools[1].Function.Parameters)
-	assert.Nil(t, body.ToolChoice, "a choice of a tool no longer offered is dropped")
+}
+
+// TestAHookNarrowingAwayTheChosenToolFailsTheCall: the host's tool_choice
+// names delete and a hook narrows delete away. The call is not sent
+// without the choice (the model would no longer be made to call a tool):
+// it fails with the core's HookError naming the hook that narrowed.
+func TestAHookNarrowingAwayTheChosenToolFailsTheCall(t *testing.T) {
+	api := newFakeAPI(t, textReply("hello"))
+	narrow := hooks.Funcs{HookName: "narrow", BeforeModelRequest: func(_ *hooks.Context, r hooks.ModelRequest) (*hooks.ModelRequestPatch, error) {
+		model := "gpt-fallback"
+		tools := []hooks.ToolSpec{r.Tools[0]}
+		tools[0].Description = "Read a file in the workspace"
+		return &hooks.ModelRequestPatch{Model: &model, Tools: append(tools, hooks.ToolSpec{Name: "grep",
+			Schema: json.RawMessage(`{"type":"object"}`)})}, nil
+	}}
+	params := toolParams()
+	params.ToolChoice = oai.ToolChoiceOptionFunctionToolChoice(oai.ChatCompletionNamedToolChoiceFunctionParam{Name: "delete"})
+	tools := map[string]hooksopenai.Tool{"read": (&toolLog{}).tool, "delete": (&toolLog{}).tool}
+
+	_, _, err := runLoop(t, api, tools, params, narrow)
+
+	var he *hooks.HookError
+	require.ErrorAs(t, err, &he)
+	assert.Equal(t, "narrow", he.Hook)
+	assert.Empty(t, api.requests(), "nothing is sent")
 }
 
 func TestStopReasonsMapOntoTheHooksWords(t *testing.T) {
