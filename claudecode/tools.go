@@ -74,27 +74,26 @@ const maxGuardPasses = 4
 // returns the asks' reasons, or the patch that refuses the call.
 func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any, approved map[string]any, added *[]string) ([]string, *hooks.ToolCallPatch, error) {
 	name := h.set.claudeName(call.Name)
-	seen := make([]string, len(h.handlers)) // the arguments each handler judged (argumentsKey)
+	// seen[i] is the arguments handler i accepts (argumentsKey): those it
+	// judged without a rewrite, or its own rewrite. A handler is run again
+	// whenever the arguments are no longer those: a rewrite that a handler
+	// before it undoes is judged again by the handler that made it.
+	seen := make([]string, len(h.handlers))
 	for i := range seen {
 		seen[i] = "\x00unseen"
 	}
-	producer := -1                          // the handler whose rewrite *args is
 	judged := make([]bool, len(h.handlers)) // ran on this call: a "once" guard judges a rewrite of it again
 	var asks []string
 	for pass := 0; ; pass++ {
 		cur := argumentsKey(*args)
-		pending := false
-		for i := range h.handlers {
-			pending = pending || (seen[i] != cur && i != producer)
-		}
-		if !pending {
+		if !slices.ContainsFunc(seen, func(s string) bool { return s != cur }) {
 			return asks, nil, nil
 		}
 		if pass == maxGuardPasses {
 			return nil, hooks.Refuse("Claude Code's PreToolUse hooks kept rewriting this " + name + " call: it was not run"), nil
 		}
 		for i, hd := range h.handlers {
-			if seen[i] == cur || (pass > 0 && i == producer) {
+			if seen[i] == cur {
 				continue
 			}
 			seen[i] = cur
@@ -104,13 +103,13 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 			if patch != nil || err != nil {
 				return nil, patch, err
 			}
-			if next := cur; reflect.ValueOf(*args).Pointer() != before {
-				if next = argumentsKey(*args); next != cur {
+			if reflect.ValueOf(*args).Pointer() != before {
+				if next := argumentsKey(*args); next != cur {
 					if approved != nil {
 						return nil, hooks.Refuse("Claude Code hook " + hd.where + " rewrote this " + name +
 							" call after it was approved: the call approved is not the call that would run"), nil
 					}
-					cur, producer = next, i
+					cur, seen[i] = next, next
 				}
 			}
 			if ask != "" && approved == nil && !slices.Contains(asks, ask) {
