@@ -1,9 +1,11 @@
 package claudecode_test
 
 import (
+	"path/filepath"
 	"testing"
 
 	"github.com/rienda/hooks"
+	"github.com/rienda/hooks/claudecode"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -27,5 +29,92 @@ func TestAttackARewriteUndoneByAnEarlierHandlerIsJudgedAgain(t *testing.T) {
 	require.NoError(t, err)
 	assert.NotContains(t, rec.got(), "ran:rm -rf /tmp/x")
 	assert.True(t, res.IsError, res.Text)
-	_ = hooks.ToolResult{}
+}
+
+// decoding: a deny Claude Code would not read ("Deny", "block" in
+// permissionDecision, "deny" in the legacy decision, a list holding
+// "deny") is never an allow: it evidently refuses, and the call is
+// refused without asking anyone.
+func TestAttackAnUnknownPermissionDecisionIsNeverAnAllow(t *testing.T) {
+	for _, out := range []string{
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Deny","permissionDecisionReason":"no rm"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"block"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"DENY "}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"reject"}}`,
+		`{"decision":"deny","reason":"no rm"}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":["deny"]}}`,
+		`{"decision":"Block","reason":"no rm"}`,
+	} {
+		var rec recorder
+		person := &ccPerson{}
+		_, run := claudeRun(t, &rec, claudeHost(t, person), handlerSettings(t, "PreToolUse", "",
+			map[string]any{"type": "command", "command": ccEmit(t, out, "0", "")}))
+		res, err := run.CallTool(bg, ccBash("rm -rf /tmp/x"), ccShell(&rec))
+		require.NoError(t, err)
+		assert.Empty(t, rec.got(), out)
+		assert.True(t, res.IsError, out)
+		assert.Empty(t, person.prompts(), out)
+	}
+}
+
+// decoding: an ask or a defer spelt as Claude Code would not read it, or
+// a permissionDecision of another type, still asks: a person's no
+// refuses the call.
+func TestAttackAnAskSpeltOtherwiseStillAsks(t *testing.T) {
+	for _, out := range []string{
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"Ask"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"DEFER"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"prompt"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"maybe"}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":{"v":1}}}`,
+		`{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":2}}`,
+		`{"decision":"ask"}`,
+	} {
+		var rec recorder
+		person := &ccPerson{}
+		_, run := claudeRun(t, &rec, claudeHost(t, person), handlerSettings(t, "PreToolUse", "",
+			map[string]any{"type": "command", "command": ccEmit(t, out, "0", "")}))
+		res, err := run.CallTool(bg, ccBash("rm -rf /tmp/x"), ccShell(&rec))
+		require.NoError(t, err)
+		assert.Empty(t, rec.got(), out)
+		assert.True(t, res.IsError, out)
+		assert.Len(t, person.prompts(), 1, out)
+	}
+}
+
+// state: a subagent resumed from its parent's snapshot keeps its
+// agent_type: the SubagentStop guard that matches it still runs (it is
+// not disarmed by a resume that lost the type), and what its
+// SubagentStart added stays in the child's System.
+func TestAttackAResumedSubagentKeepsItsAgentType(t *testing.T) {
+	var rec recorder
+	log := filepath.Join(t.TempDir(), "seen")
+	settings := claudeSettings(t, map[string][]map[string]any{
+		"SubagentStart": {ccGroup("Explore",
+			ccEmit(t, `{"hookSpecificOutput":{"hookEventName":"SubagentStart","additionalContext":"Read only."}}`, "0", ""))},
+		"SubagentStop": {ccGroup("Explore", claudeScript(t, "record.sh", log), ccEmit(t, "", "2", "run the tests first"))},
+	})
+	host := claudeHost(t, &ccPerson{})
+	chain, run := claudeRun(t, &rec, host, settings)
+	child, err := run.Child(claudecode.AgentType(bg, "Explore"), hooks.RunStart{Input: "look around"})
+	require.NoError(t, err)
+	_, err = child.BeforeModelRequest(bg, hooks.ModelRequest{System: "You explore.", Messages: []hooks.Message{{Role: "user", Text: "look"}}})
+	require.NoError(t, err)
+	snap, err := run.Snapshot()
+	require.NoError(t, err)
+
+	resumed, err := chain.Resume(bg, host, snap)
+	require.NoError(t, err)
+	defer resumed.End(bg, hooks.RunEnd{})
+	require.Len(t, resumed.Children(), 1)
+	kid := resumed.Children()[0]
+	step, err := kid.BeforeModelRequest(bg, hooks.ModelRequest{System: "You explore.", Messages: []hooks.Message{{Role: "user", Text: "look"}}})
+	require.NoError(t, err)
+	assert.Equal(t, "You explore.\n\nRead only.", step.Request.System)
+	reply, err := kid.AfterModelResponse(bg, step, hooks.ModelResponse{Text: "done"})
+	require.NoError(t, err)
+	assert.Equal(t, "run the tests first", reply.Continue, "the SubagentStop guard still matches the resumed subagent")
+	inputs, _ := ccInputs(t, log)
+	require.Len(t, inputs, 1)
+	assert.Equal(t, "Explore", inputs[0]["agent_type"])
 }

@@ -222,8 +222,10 @@ func (r *result) permission(where string) (decision, reason string) {
 		switch r.out.Decision {
 		case "block":
 			decision = "deny"
-		case "approve":
+		case "approve", "allow", "":
 			decision = "allow"
+		default:
+			decision = r.out.Decision
 		}
 	}
 	if reason == "" {
@@ -248,8 +250,15 @@ func (r *result) permission(where string) (decision, reason string) {
 		if reason == "" {
 			reason = "Claude Code hook " + where + " asks"
 		}
-	default:
+	case "allow", "":
 		return "", ""
+	default:
+		// A decision that is none of Claude Code's ("Ask", "maybe", a
+		// number) is not read as no opinion, which would run the call: it
+		// asks, as Claude Code's permission dialog follows a hook whose
+		// output fails its schema.
+		reason = fmt.Sprintf("Claude Code hook %s answered the decision %q, which is not allow, deny, ask or defer: a person decides", where, decision)
+		decision = "ask"
 	}
 	return decision, cut(reason)
 }
