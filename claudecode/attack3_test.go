@@ -3,6 +3,7 @@ package claudecode_test
 import (
 	"path/filepath"
 	"testing"
+	"time"
 
 	"github.com/rienda/hooks"
 	"github.com/rienda/hooks/claudecode"
@@ -117,4 +118,24 @@ func TestAttackAResumedSubagentKeepsItsAgentType(t *testing.T) {
 	inputs, _ := ccInputs(t, log)
 	require.Len(t, inputs, 1)
 	assert.Equal(t, "Explore", inputs[0]["agent_type"])
+}
+
+// time, failure: a guard whose deny is printed before a grandchild that
+// keeps stdout open is refused at once, not when the
+// grandchild ends, in the group or out of it (setsid).
+func TestAttackAGrandchildHoldingStdoutCannotHoldTheCall(t *testing.T) {
+	deny := `{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"no rm"}}`
+	for name, hd := range map[string]map[string]any{
+		"deny then hold": {"type": "command", "command": "echo '" + deny + "'; sleep 60 &", "timeout": 1},
+		"setsid hold":    {"type": "command", "command": "echo '" + deny + "'; setsid sleep 60 &", "timeout": 1},
+	} {
+		var rec recorder
+		_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), handlerSettings(t, "PreToolUse", "", hd))
+		start := time.Now()
+		res, err := run.CallTool(bg, ccBash("rm -rf /tmp/x"), ccShell(&rec))
+		require.NoError(t, err, name)
+		assert.True(t, res.IsError, "%s: %s", name, res.Text)
+		assert.Empty(t, rec.got(), name)
+		assert.Less(t, time.Since(start), 30*time.Second, name)
+	}
 }
