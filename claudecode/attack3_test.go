@@ -139,3 +139,49 @@ func TestAttackAGrandchildHoldingStdoutCannotHoldTheCall(t *testing.T) {
 		assert.Less(t, time.Since(start), 30*time.Second, name)
 	}
 }
+
+// order, state: a SubagentStop handler that always blocks cannot keep a
+// subagent going forever: the child is sent on at most the configured
+// number of times in a row, then its reply stands.
+func TestAttackSubagentStopCannotLoopForever(t *testing.T) {
+	var rec recorder
+	settings := claudeSettings(t, map[string][]map[string]any{"SubagentStop": {ccGroup("", ccEmit(t, "", "2", "keep going"))}})
+	_, run := claudeRun(t, &rec, claudeHost(t, &ccPerson{}), settings)
+	child, err := run.Child(claudecode.AgentType(bg, "Explore"), hooks.RunStart{Input: "look"})
+	require.NoError(t, err)
+	defer child.End(bg, hooks.RunEnd{})
+	sent := 0
+	for range 50 {
+		step, err := child.BeforeModelRequest(bg, hooks.ModelRequest{Messages: []hooks.Message{{Role: "user", Text: "look"}}})
+		require.NoError(t, err)
+		reply, err := child.AfterModelResponse(bg, step, hooks.ModelResponse{Text: "done"})
+		require.NoError(t, err)
+		if reply.Continue == "" {
+			break
+		}
+		sent++
+	}
+	assert.Less(t, sent, 50)
+	assert.Positive(t, sent)
+}
+
+// spelling, names: a handler that says "onFailure": "continue" and also
+// a misspelt "onfailure": "block" is not silently open: the load says
+// so, and the handler stays closed.
+func TestAttackOnFailureContinueBesideAMisspeltBlock(t *testing.T) {
+	settings := `{"hooks":{"PreToolUse":[{"hooks":[{"type":"command","command":"exit 1","onFailure":"continue","onfailure":"block"}]}]}}`
+	var diags []hooks.Diagnostic
+	hs, err := claudecode.Hooks([]byte(settings), claudecode.Diagnostics(func(d hooks.Diagnostic) { diags = append(diags, d) }))
+	if err != nil {
+		return // refused at load: loud
+	}
+	chain, err := hooks.NewChain(hs)
+	require.NoError(t, err)
+	run, err := chain.Start(bg, claudeHost(t, &ccPerson{}), hooks.RunStart{})
+	require.NoError(t, err)
+	defer run.End(bg, hooks.RunEnd{})
+	step, err := run.BeforeToolExecute(bg, ccBash("ls"))
+	require.NoError(t, err)
+	assert.NotEmpty(t, diags)
+	assert.True(t, step.Refused)
+}
