@@ -54,6 +54,9 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		}
 	}
 	if !sameArguments(args, call.Arguments) {
+		if refuse := refuseTwoSpellings(h.set.claudeName(call.Name), args); refuse != nil {
+			return refuse, nil // a rewrite no handler judged after it made
+		}
 		return &hooks.ToolCallPatch{Arguments: maps.Clone(args)}, nil
 	}
 	return nil, nil
@@ -134,6 +137,9 @@ func (h *hook) judge(c *hooks.Context, call hooks.ToolCall, hd *handler, args *m
 
 // judged is judge for a handler that takes the call.
 func (h *hook) judged(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, added *[]string) (string, *hooks.ToolCallPatch, error) {
+	if refuse := refuseTwoSpellings(h.set.claudeName(call.Name), *args); refuse != nil {
+		return "", refuse, nil
+	}
 	var r result
 	if in, err := h.toolInput(call, *args); err != nil {
 		r.err = hd.fail(err)
