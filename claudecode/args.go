@@ -2,6 +2,8 @@ package claudecode
 
 import (
 	"fmt"
+	"maps"
+	"slices"
 
 	"github.com/rienda/hooks"
 )
@@ -23,4 +25,31 @@ func encodeArguments(args map[string]any) (string, error) {
 			len(text), maxArguments)
 	}
 	return text, nil
+}
+
+// twoSpellings names the first argument that args hold under two keys a
+// tool's decoder may read as one ("command" and "Command",
+// hooks.ArgumentName): a Claude Code hook reads tool_input by exact
+// names, so it would judge one of them while the tool may run the
+// other. "" when there is none.
+func twoSpellings(args map[string]any) string {
+	seen := make(map[string]string, len(args))
+	for _, k := range slices.Sorted(maps.Keys(args)) {
+		name := hooks.ArgumentName(k)
+		if first, ok := seen[name]; ok {
+			return fmt.Sprintf("%q and %q", first, k)
+		}
+		seen[name] = k
+	}
+	return ""
+}
+
+// refuseTwoSpellings is the refusal of a call whose arguments a hook
+// cannot judge as the tool reads them (twoSpellings), or nil.
+func refuseTwoSpellings(name string, args map[string]any) *hooks.ToolCallPatch {
+	if keys := twoSpellings(args); keys != "" {
+		return hooks.Refuse("This " + name + " call holds one argument under two names (" + keys +
+			"): Claude Code hooks read only one of them, so it was not run; send each argument once")
+	}
+	return nil
 }

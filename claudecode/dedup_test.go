@@ -136,6 +136,10 @@ func TestDedupKeysOnTheArgumentsTheHandlerSaw(t *testing.T) {
 	res, err := run.CallTool(bg, ccBash("git push --force"), ccShell(&rec))
 	require.NoError(t, err)
 	assert.True(t, res.IsError, res.Text)
-	assert.Contains(t, res.Text, "is destructive")
+	// The user's set's first handler undoes the force push its last one
+	// writes back, and is run again on it (guard): the set never settles
+	// and refuses before the project's guard is reached; either refusal
+	// holds the call.
+	assert.Regexp(t, "is destructive|kept rewriting", res.Text)
 	assert.Empty(t, rec.got())
 }

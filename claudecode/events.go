@@ -60,6 +60,7 @@ func (h *hook) BeforeRun(c *hooks.Context, start hooks.RunStart) (*hooks.RunPatc
 		h.set.join(c)
 	}
 	if c.ParentRunID() != "" { // a subagent: SubagentStart, never SessionStart
+		h.keepAgentType(c, start)
 		if h.first {
 			h.subagentStart(c, start)
 		}

@@ -95,6 +95,9 @@ func parseStdout(out []byte) result {
 			s := &o.HookSpecificOutput
 			d.unknown(unknown, specificKeys, "hookSpecificOutput.")
 			field(&d, spec.PermissionDecision, "hookSpecificOutput.permissionDecision", &s.PermissionDecision)
+			if s.PermissionDecision == "" && len(spec.PermissionDecision) > 0 && string(spec.PermissionDecision) != "null" {
+				s.PermissionDecision = clip(spec.PermissionDecision) // not a string: a decision unread, which asks (see permission)
+			}
 			field(&d, spec.PermissionDecisionReason, "hookSpecificOutput.permissionDecisionReason", &s.PermissionDecisionReason)
 			field(&d, spec.UpdatedInput, "hookSpecificOutput.updatedInput", &s.UpdatedInput)
 			field(&d, spec.AdditionalContext, "hookSpecificOutput.additionalContext", &s.AdditionalContext)

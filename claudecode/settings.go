@@ -312,6 +312,9 @@ func (l loader) onFailure(h *handler, path string, cfg *handlerConfig) error {
 	case "block":
 		h.failClosed = true
 	case "continue":
+		// A misspelt key beside it that holds "block" keeps the handler
+		// closed: of two settings that disagree, the stricter wins.
+		l.misspeltOnFailure(h, path, cfg.raw)
 		if h.failClosed {
 			l.skip(path, "\"onFailure\": \"continue\" beside \"failClosed\": true: the handler stays closed (a failure blocks)")
 		}

@@ -75,6 +75,10 @@ type runState struct {
 	// AgentContext is what SubagentStart handlers add to every request's
 	// System of a subagent (a child run).
 	AgentContext string `json:"agentContext,omitempty"`
+	// AgentType is a subagent's agent_type (AgentType), kept by every
+	// hook of the set so that a resumed or rehydrated child keeps it:
+	// its SubagentStop matchers are not disarmed by a hop.
+	AgentType string `json:"agentType,omitempty"`
 	// Pending is the additionalContext of PreToolUse handlers, and of
 	// Stop handlers that did not send the run on, for the System of the
 	// next model request only (Claude Code adds it to the model's context

@@ -20,11 +20,26 @@ func AgentType(ctx context.Context, agentType string) context.Context {
 	return context.WithValue(ctx, agentTypeKey{}, agentType)
 }
 
-// agentType is the agent_type of c's run, a subagent's.
+// agentType is the agent_type of c's run, a subagent's: as its
+// SubagentStart kept it, or, in a child rehydrated from a snapshot
+// (which runs no BeforeRun), as the running hook's state keeps it.
 func (s *set) agentType(c *hooks.Context) string {
-	v, _ := s.agents.Load(c.RunID())
-	t, _ := v.(string)
-	return t
+	if v, ok := s.agents.Load(c.RunID()); ok {
+		return v.(string)
+	}
+	return load(c).AgentType
+}
+
+// keepAgentType keeps a new child's agent_type (AgentType) in the
+// running hook's run state, which a snapshot of the parent carries; a
+// resumed child's comes from there, never from the resuming context.
+func (h *hook) keepAgentType(c *hooks.Context, start hooks.RunStart) {
+	if start.Resumed || c.Context == nil {
+		return
+	}
+	if t, _ := c.Context.Value(agentTypeKey{}).(string); t != "" {
+		h.set.update(c, func(st *runState) { st.AgentType = t })
+	}
 }
 
 // subagentStart runs the set's SubagentStart handlers at the BeforeRun
@@ -32,8 +47,16 @@ func (s *set) agentType(c *hooks.Context) string {
 // one: what they add (additionalContext) goes to the System of every
 // model request of the child; "continue": false ends the child at its
 // first model request. The parent's SessionStart handlers do not run for
-// a child, as Claude Code starts no session for a subagent.
-func (h *hook) subagentStart(c *hooks.Context, _ hooks.RunStart) {
+// a child, as Claude Code starts no session for a subagent; a child
+// resumed with its parent does not start again.
+func (h *hook) subagentStart(c *hooks.Context, start hooks.RunStart) {
+	if start.Resumed {
+		// Resumed from the parent's snapshot: its type and what its
+		// SubagentStart added are in the run state; the subagent is not
+		// started again.
+		h.set.agents.Store(c.RunID(), load(c).AgentType)
+		return
+	}
 	var agentType string
 	if c.Context != nil {
 		agentType, _ = c.Context.Value(agentTypeKey{}).(string)

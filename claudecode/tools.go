@@ -54,6 +54,9 @@ func (h *hook) BeforeToolExecute(c *hooks.Context, call hooks.ToolCall) (*hooks.
 		}
 	}
 	if !sameArguments(args, call.Arguments) {
+		if refuse := refuseTwoSpellings(h.set.claudeName(call.Name), args); refuse != nil {
+			return refuse, nil // a rewrite no handler judged after it made
+		}
 		return &hooks.ToolCallPatch{Arguments: maps.Clone(args)}, nil
 	}
 	return nil, nil
@@ -74,27 +77,26 @@ const maxGuardPasses = 4
 // returns the asks' reasons, or the patch that refuses the call.
 func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any, approved map[string]any, added *[]string) ([]string, *hooks.ToolCallPatch, error) {
 	name := h.set.claudeName(call.Name)
-	seen := make([]string, len(h.handlers)) // the arguments each handler judged (argumentsKey)
+	// seen[i] is the arguments handler i accepts (argumentsKey): those it
+	// judged without a rewrite, or its own rewrite. A handler is run again
+	// whenever the arguments are no longer those: a rewrite that a handler
+	// before it undoes is judged again by the handler that made it.
+	seen := make([]string, len(h.handlers))
 	for i := range seen {
 		seen[i] = "\x00unseen"
 	}
-	producer := -1                          // the handler whose rewrite *args is
 	judged := make([]bool, len(h.handlers)) // ran on this call: a "once" guard judges a rewrite of it again
 	var asks []string
 	for pass := 0; ; pass++ {
 		cur := argumentsKey(*args)
-		pending := false
-		for i := range h.handlers {
-			pending = pending || (seen[i] != cur && i != producer)
-		}
-		if !pending {
+		if !slices.ContainsFunc(seen, func(s string) bool { return s != cur }) {
 			return asks, nil, nil
 		}
 		if pass == maxGuardPasses {
 			return nil, hooks.Refuse("Claude Code's PreToolUse hooks kept rewriting this " + name + " call: it was not run"), nil
 		}
 		for i, hd := range h.handlers {
-			if seen[i] == cur || (pass > 0 && i == producer) {
+			if seen[i] == cur {
 				continue
 			}
 			seen[i] = cur
@@ -104,13 +106,13 @@ func (h *hook) guard(c *hooks.Context, call hooks.ToolCall, args *map[string]any
 			if patch != nil || err != nil {
 				return nil, patch, err
 			}
-			if next := cur; reflect.ValueOf(*args).Pointer() != before {
-				if next = argumentsKey(*args); next != cur {
+			if reflect.ValueOf(*args).Pointer() != before {
+				if next := argumentsKey(*args); next != cur {
 					if approved != nil {
 						return nil, hooks.Refuse("Claude Code hook " + hd.where + " rewrote this " + name +
 							" call after it was approved: the call approved is not the call that would run"), nil
 					}
-					cur, producer = next, i
+					cur, seen[i] = next, next
 				}
 			}
 			if ask != "" && approved == nil && !slices.Contains(asks, ask) {
@@ -135,6 +137,9 @@ func (h *hook) judge(c *hooks.Context, call hooks.ToolCall, hd *handler, args *m
 
 // judged is judge for a handler that takes the call.
 func (h *hook) judged(c *hooks.Context, call hooks.ToolCall, hd *handler, args *map[string]any, added *[]string) (string, *hooks.ToolCallPatch, error) {
+	if refuse := refuseTwoSpellings(h.set.claudeName(call.Name), *args); refuse != nil {
+		return "", refuse, nil
+	}
 	var r result
 	if in, err := h.toolInput(call, *args); err != nil {
 		r.err = hd.fail(err)
@@ -223,8 +228,10 @@ func (r *result) permission(where string) (decision, reason string) {
 		switch r.out.Decision {
 		case "block":
 			decision = "deny"
-		case "approve":
+		case "approve", "allow", "":
 			decision = "allow"
+		default:
+			decision = r.out.Decision
 		}
 	}
 	if reason == "" {
@@ -249,8 +256,15 @@ func (r *result) permission(where string) (decision, reason string) {
 		if reason == "" {
 			reason = "Claude Code hook " + where + " asks"
 		}
-	default:
+	case "allow", "":
 		return "", ""
+	default:
+		// A decision that is none of Claude Code's ("Ask", "maybe", a
+		// number) is not read as no opinion, which would run the call: it
+		// asks, as Claude Code's permission dialog follows a hook whose
+		// output fails its schema.
+		reason = fmt.Sprintf("Claude Code hook %s answered the decision %q, which is not allow, deny, ask or defer: a person decides", where, decision)
+		decision = "ask"
 	}
 	return decision, cut(reason)
 }
