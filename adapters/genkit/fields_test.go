@@ -180,7 +180,9 @@ func TestAMapConfigIsSeenWholeAndTakesZeroAndProviderKeys(t *testing.T) {
 	assert.Equal(t, []string{"a", "b"}, seen.Stop)
 	assert.Nil(t, seen.MaxTokens, "a value the adapter cannot read is not a setting…")
 	assert.Equal(t, map[string]any{"topK": 3, "maxOutputTokens": "many"}, seen.Provider, "…but the hooks see it, with every other key")
-	assert.Equal(t, map[string]any{"temperature": 0.0, "topK": 3, "maxOutputTokens": "many", "stopSequences": []string{"a", "b"}, "seed": 7},
+	// A wrap's changed settings reach the model as the core checked them:
+	// provider options as their JSON, numbers as float64 (docs/semantics.md).
+	assert.Equal(t, map[string]any{"temperature": 0.0, "topK": 3.0, "maxOutputTokens": "many", "stopSequences": []string{"a", "b"}, "seed": 7.0},
 		f.last().Config)
 }
 
