@@ -49,6 +49,27 @@ func checkToolChoice(tc ToolChoice, tools []ToolSpec) (ToolChoice, error) {
 	return tc, nil
 }
 
+// Check reports what no provider can be sent in c, for a request offering
+// tools (nil: the tools are not known, so a Name cannot be checked): a
+// mode not spelt exactly, a Name with a mode other than required, a Name
+// not offered byte for byte, a required call with no tool offered. It is
+// the rule the core applies to a hook's ToolChoice; an adapter applies it
+// to a request it is handed.
+func (c ToolChoice) Check(tools []ToolSpec) error {
+	_, err := checkToolChoice(c, tools)
+	return err
+}
+
+// Check reports what no provider can be sent in s: a temperature or top-p
+// that is not a finite number at least 0 (top-p at most 1), a MaxTokens
+// below 1, an empty or non-UTF-8 stop sequence, provider options JSON
+// cannot say exactly. It is the rule the core applies to a hook's
+// Settings; an adapter applies it to a request it is handed.
+func (s ModelSettings) Check() error {
+	_, err := checkModelSettings(s)
+	return err
+}
+
 // offers reports whether tools has one named name, byte for byte: a tool
 // name in another case or a look-alike is another tool.
 func offers(tools []ToolSpec, name string) bool {

@@ -1,10 +1,8 @@
 package adapt
 
 import (
-	"errors"
 	"fmt"
 	"maps"
-	"math"
 	"reflect"
 	"strings"
 	"unicode"
@@ -42,28 +40,15 @@ func SameSettings(was, now *hooks.ModelSettings) bool {
 	return reflect.DeepEqual(was, now)
 }
 
-// CheckSettings says what of s no provider can be sent: a temperature or
-// top_p that is not a finite number, a max tokens below 1, an empty stop
-// sequence. adapter starts the error.
+// CheckSettings says what of s no provider can be sent, by the core's
+// rule (hooks.ModelSettings.Check). adapter starts the error. nil is
+// valid (the provider's defaults).
 func CheckSettings(adapter string, s *hooks.ModelSettings) error {
 	if s == nil {
 		return nil
 	}
-	for _, f := range []struct {
-		name string
-		v    *float64
-	}{{"Temperature", s.Temperature}, {"TopP", s.TopP}} {
-		if f.v != nil && (math.IsNaN(*f.v) || math.IsInf(*f.v, 0) || *f.v < 0) {
-			return fmt.Errorf("%s: Settings.%s is %v, not a finite number >= 0", adapter, f.name, *f.v)
-		}
-	}
-	if s.MaxTokens != nil && *s.MaxTokens < 1 {
-		return fmt.Errorf("%s: Settings.MaxTokens is %d, below 1", adapter, *s.MaxTokens)
-	}
-	for i, stop := range s.Stop {
-		if stop == "" {
-			return fmt.Errorf("%s: Settings.Stop[%d] is empty", adapter, i)
-		}
+	if err := s.Check(); err != nil {
+		return fmt.Errorf("%s: %w", adapter, err)
 	}
 	return nil
 }
@@ -78,42 +63,22 @@ func SameToolChoice(was, now *hooks.ToolChoice) bool {
 	return *was == *now
 }
 
-// errNoChoice is the error of a tool choice nothing can send.
-var errNoChoice = errors.New("tool choice")
-
-// CheckToolChoice says what is wrong with a tool choice a hook set: a mode
-// that is not auto, none or required, a name with a mode other than
-// required, or a name no tool offered has (offered: the names of the
-// tools the request offers; the model could not call it). adapter starts
-// the error. nil is valid (the provider's default).
+// CheckToolChoice says what is wrong with a tool choice, by the core's
+// rule (hooks.ToolChoice.Check), for a request offering the tools named
+// offered. adapter starts the error. nil is valid (the provider's
+// default).
 func CheckToolChoice(adapter string, c *hooks.ToolChoice, offered []string) error {
 	if c == nil {
 		return nil
 	}
-	switch c.Mode {
-	case hooks.ToolChoiceAuto, hooks.ToolChoiceNone, hooks.ToolChoiceRequired:
-	case "":
-		if c.Name == "" {
-			return fmt.Errorf("%s: %w has neither a Mode nor a Name", adapter, errNoChoice)
-		}
-	default:
-		return fmt.Errorf("%s: %w mode %q is not auto, none or required", adapter, errNoChoice, c.Mode)
+	tools := make([]hooks.ToolSpec, len(offered)) // never nil: the adapter knows what it offers
+	for i, name := range offered {
+		tools[i].Name = name
 	}
-	if c.Mode == hooks.ToolChoiceRequired && len(offered) == 0 {
-		return fmt.Errorf("%s: %w requires a tool call, and the request offers no tool", adapter, errNoChoice)
+	if err := c.Check(tools); err != nil {
+		return fmt.Errorf("%s: %w", adapter, err)
 	}
-	if c.Name == "" {
-		return nil
-	}
-	if c.Mode != "" && c.Mode != hooks.ToolChoiceRequired {
-		return fmt.Errorf("%s: %w names tool %q with mode %q (a named tool is required)", adapter, errNoChoice, c.Name, c.Mode)
-	}
-	for _, name := range offered {
-		if name == c.Name {
-			return nil
-		}
-	}
-	return fmt.Errorf("%s: %w names tool %q, which the request does not offer", adapter, errNoChoice, c.Name)
+	return nil
 }
 
 // Ptr is a pointer to a copy of v, for filling the hooks' settings from an
