@@ -118,6 +118,7 @@ func TestParamsRefusesAChoiceOrSettingNoAPIAccepts(t *testing.T) {
 		},
 		"NaN temperature":       func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(math.NaN()) },
 		"infinite top_p":        func(r *hooks.ModelRequest) { r.Settings.TopP = adapttest.F64(math.Inf(1)) },
+		"top_p above 1":         func(r *hooks.ModelRequest) { r.Settings.TopP = adapttest.F64(1.5) },
 		"negative temperature":  func(r *hooks.ModelRequest) { r.Settings.Temperature = adapttest.F64(-1) },
 		"zero max tokens":       func(r *hooks.ModelRequest) { r.Settings.MaxTokens = adapttest.Int(0) },
 		"empty stop":            func(r *hooks.ModelRequest) { r.Settings.Stop = []string{"x", ""} },
